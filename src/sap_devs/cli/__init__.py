@@ -1,0 +1,1 @@
+"""The ``sap-devs`` command line: thin commands over the same domain code the MCP tools use."""

@@ -1,0 +1,145 @@
+"""``sap-devs tools``: list, call and document the MCP tools from a terminal."""
+
+from __future__ import annotations
+
+import difflib
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from sap_devs.cli.common import ENVIRONMENT_OPTION, PROFILE_OPTION, fail, setup_logging
+
+app = typer.Typer(help="List, call and document the MCP tools without an AI client.", no_args_is_help=True)
+
+DOCS_PATH = Path("docs") / "TOOLS.md"
+
+
+def _registry(environment: str) -> Any:
+    from sap_devs.core.errors import SapDevsError
+    from sap_devs.mcp.registry import Registry
+
+    try:
+        return Registry.default(environment=environment)
+    except SapDevsError as exc:
+        raise fail(str(exc)) from None
+
+
+@app.command("list")
+def list_tools(
+    environment: str = ENVIRONMENT_OPTION,
+    json_output: bool = typer.Option(False, "--json-output", help="Print JSON instead of a table."),
+) -> None:
+    """List the tools available in this environment."""
+    registry = _registry(environment)
+    rows = [{"name": t.name, "category": t.category, "title": t.title} for t in registry]
+    if json_output or not sys.stdout.isatty():
+        if json_output:
+            typer.echo(json.dumps(rows, indent=1))
+        else:
+            for row in rows:
+                typer.echo(f"{row['name']}\t{row['category']}\t{row['title']}")
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=f"sap-devs tools ({len(rows)}, environment {environment})")
+    for col in ("name", "category", "title"):
+        table.add_column(col)
+    for row in rows:
+        table.add_row(row["name"], row["category"], row["title"])
+    Console().print(table)
+
+
+def parse_arg_pairs(pairs: list[str], tool: Any) -> dict[str, Any]:
+    """``key=value`` pairs; repeated keys of array parameters collect into a list."""
+    props = tool.input_schema.get("properties", {})
+    args: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        key = key.strip()
+        if not sep or not key:
+            raise fail(f"--arg expects key=value, got {pair!r}.")
+        spec = props.get(key, {})
+        is_array = spec.get("type") == "array" or any(s.get("type") == "array" for s in spec.get("anyOf", []))
+        if is_array:
+            args.setdefault(key, []).append(value)
+        else:
+            args[key] = value  # strings; the input model converts "10" or "true" where it expects numbers or booleans
+    return args
+
+
+@app.command("call")
+def call(
+    name: str = typer.Argument(..., help="Tool name, e.g. get_known_errors."),
+    arg: list[str] = typer.Option(None, "--arg", "-a", help="Argument as key=value; repeat for more."),
+    json_args: str | None = typer.Option(None, "--json", help="All arguments as one JSON object."),
+    json_output: bool = typer.Option(False, "--json-output", help="Print the raw JSON result."),
+    profile: str | None = PROFILE_OPTION,
+    environment: str = ENVIRONMENT_OPTION,
+) -> None:
+    """Run one tool in-process, exactly as an MCP client would, and print its result."""
+    setup_logging()
+    import anyio
+
+    from sap_devs.mcp.dispatch import invoke
+    from sap_devs.mcp.framework import ToolContext
+
+    registry = _registry(environment)
+    tool = registry.get(name)
+    if tool is None:
+        close = difflib.get_close_matches(name, registry.names(), n=3)
+        suggestion = f" Did you mean: {', '.join(close)}?" if close else ""
+        raise fail(f"Unknown tool {name!r}.{suggestion} Run 'sap-devs tools list' to see all tools.")
+    if json_args is not None and arg:
+        raise fail("Use either --json or --arg, not both.")
+    if json_args is not None:
+        try:
+            arguments = json.loads(json_args)
+        except json.JSONDecodeError as exc:
+            raise fail(f"--json is not valid JSON: {exc}") from None
+        if not isinstance(arguments, dict):
+            raise fail('--json must be a JSON object, e.g. \'{"query": "..."}\'.')
+    else:
+        arguments = parse_arg_pairs(arg or [], tool)
+    ctx = ToolContext(cwd=Path(os.getcwd()), profile_id=profile, environment=environment)  # type: ignore[arg-type]
+    outcome = anyio.run(invoke, tool, arguments, ctx)
+    if outcome.is_error:
+        typer.echo(f"Error: {outcome.text}", err=True)
+        raise typer.Exit(1)
+    if json_output or not sys.stdout.isatty():
+        typer.echo(outcome.text)
+        return
+    from rich.console import Console
+
+    console = Console()
+    console.print_json(outcome.text)
+    hint = (outcome.structured or {}).get("hint")
+    if hint:
+        console.print(f"[yellow]hint:[/yellow] {hint}")
+
+
+@app.command("docs")
+def docs(
+    output: Path = typer.Option(DOCS_PATH, "--output", "-o", help="Where to write the markdown."),
+    check: bool = typer.Option(False, "--check", help="Exit 1 if the file is out of date instead of writing it."),
+) -> None:
+    """Generate docs/TOOLS.md from the tool definitions."""
+    from sap_devs.core.fs import atomic_write_text
+    from sap_devs.mcp.docs import render_all
+
+    text = render_all()
+    current = output.read_text(encoding="utf-8") if output.is_file() else None
+    if check:
+        if current != text:
+            raise fail(f"{output} is out of date; run 'sap-devs tools docs'.", code=1)
+        typer.echo(f"{output} is up to date.")
+        return
+    if current == text:
+        typer.echo(f"{output} is already up to date.")
+        return
+    atomic_write_text(output, text)
+    typer.echo(f"Wrote {output}.")

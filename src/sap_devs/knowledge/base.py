@@ -1,0 +1,58 @@
+"""The loaded knowledge an MCP session or CLI command works with: ordered packs for one profile."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TypeVar
+
+from sap_devs.core.errors import SapDevsError
+from sap_devs.knowledge.layers import Layer, LoadedContent, default_layers, load_layers, order_packs, resolve_profile
+from sap_devs.knowledge.models import Profile
+from sap_devs.knowledge.packs import Pack
+
+T = TypeVar("T")
+
+
+@dataclass
+class KnowledgeBase:
+    packs: list[Pack]
+    profile: Profile | None
+    problems: list[str]
+    profiles: dict[str, Profile]
+
+    @classmethod
+    def load(
+        cls, profile_id: str | None = None, *, cwd: Path | None = None, layers: list[Layer] | None = None
+    ) -> KnowledgeBase:
+        content: LoadedContent = load_layers(layers if layers is not None else default_layers(cwd))
+        profile = resolve_profile(content, profile_id)
+        return cls(
+            packs=order_packs(content.packs, profile),
+            profile=profile,
+            problems=content.problems,
+            profiles=content.profiles,
+        )
+
+    @property
+    def pack_ids(self) -> list[str]:
+        return [p.id for p in self.packs]
+
+    def pack(self, pack_id: str) -> Pack:
+        for pack in self.packs:
+            if pack.id == pack_id:
+                return pack
+        raise SapDevsError(
+            f"Pack {pack_id!r} not found.",
+            hint=f"Valid pack ids: {', '.join(self.pack_ids)}. Call list_packs for descriptions.",
+        )
+
+    def selected(self, pack_id: str | None) -> list[Pack]:
+        return [self.pack(pack_id)] if pack_id else list(self.packs)
+
+    def items(self, attr: str, pack_id: str | None = None) -> Iterator[tuple[Pack, T]]:
+        """Every item of one kind (``resources``, ``known_errors`` ...) with the pack it came from."""
+        for pack in self.selected(pack_id):
+            for item in getattr(pack, attr):
+                yield pack, item

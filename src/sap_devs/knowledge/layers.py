@@ -1,0 +1,125 @@
+"""Content layers (bundled, official cache, company cache, user data, project) and how they stack."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from sap_devs.core import paths
+from sap_devs.core.errors import ContentError, SapDevsError
+from sap_devs.knowledge.models import Profile
+from sap_devs.knowledge.packs import Pack, load_pack, merge_additive
+from sap_devs.knowledge.yamlio import read_yaml, validate_mapping
+
+log = logging.getLogger(__name__)
+
+BUILTIN_PROFILES = ("all",)
+
+
+@dataclass(frozen=True)
+class Layer:
+    name: str
+    root: Path
+    strict: bool = False  # the bundled layer must be valid; others degrade to a reported problem
+
+    @property
+    def packs_dir(self) -> Path:
+        return self.root / "packs"
+
+    @property
+    def profiles_dir(self) -> Path:
+        return self.root / "profiles"
+
+
+def default_layers(cwd: Path | None = None) -> list[Layer]:
+    layers = [
+        Layer("bundled", paths.bundled_root(), strict=True),
+        Layer("official", paths.cache_dir() / "official"),
+        Layer("company", paths.cache_dir() / "company"),
+        Layer("user", paths.data_dir()),
+    ]
+    if cwd is not None:
+        layers.append(Layer("project", cwd / ".sap-devs"))
+    return layers
+
+
+@dataclass
+class LoadedContent:
+    packs: dict[str, Pack] = field(default_factory=dict)
+    profiles: dict[str, Profile] = field(default_factory=dict)
+    problems: list[str] = field(default_factory=list)
+
+
+def _pack_folders(layer: Layer) -> list[Path]:
+    if not layer.packs_dir.is_dir():
+        return []
+    return sorted(p for p in layer.packs_dir.iterdir() if p.is_dir() and not p.name.startswith((".", "_")))
+
+
+def load_layers(layers: list[Layer]) -> LoadedContent:
+    out = LoadedContent()
+    for layer in layers:
+        for folder in _pack_folders(layer):
+            try:
+                pack = load_pack(folder, layer=layer.name)
+            except ContentError as exc:
+                if layer.strict:
+                    raise
+                out.problems.append(f"{exc} (pack {folder.name!r} from the {layer.name} layer was skipped)")
+                log.warning("%s", out.problems[-1])
+                continue
+            earlier = out.packs.get(pack.id)
+            if pack.meta.additive and earlier is not None:
+                out.packs[pack.id] = merge_additive(earlier, pack)
+            else:
+                if pack.meta.additive:
+                    pack.meta = pack.meta.model_copy(update={"additive": False})
+                out.packs[pack.id] = pack
+        if layer.profiles_dir.is_dir():
+            for path in sorted(layer.profiles_dir.glob("*.yaml")):
+                try:
+                    profile = validate_mapping(Profile, read_yaml(path), path)
+                    if profile.id != path.stem:
+                        raise ContentError(str(path), f"field 'id': {profile.id!r} must match the file name")
+                except ContentError as exc:
+                    if layer.strict:
+                        raise
+                    out.problems.append(f"{exc} (profile skipped)")
+                    log.warning("%s", out.problems[-1])
+                    continue
+                if profile.id in BUILTIN_PROFILES:
+                    out.problems.append(f"{path}: profile id {profile.id!r} is reserved and was ignored")
+                    continue
+                out.profiles[profile.id] = profile
+    return out
+
+
+def available_profiles(layers: list[Layer]) -> list[str]:
+    """Profile ids on disk, without loading any pack (cheap enough for start-up)."""
+    ids = set(BUILTIN_PROFILES)
+    for layer in layers:
+        if layer.profiles_dir.is_dir():
+            ids.update(p.stem for p in layer.profiles_dir.glob("*.yaml"))
+    return sorted(ids)
+
+
+def order_packs(packs: dict[str, Pack], profile: Profile | None) -> list[Pack]:
+    """Base packs first, then by the profile's weight (else the pack's), then by id for a stable order."""
+    weights = {p.id: p.weight for p in profile.packs} if profile else {}
+
+    def key(pack: Pack) -> tuple[int, int, str]:
+        weight = weights.get(pack.id) or pack.meta.weight
+        return (0 if pack.meta.base else 1, -weight, pack.id)
+
+    return sorted(packs.values(), key=key)
+
+
+def resolve_profile(content: LoadedContent, profile_id: str | None) -> Profile | None:
+    if profile_id in (None, "", "all"):
+        return None
+    profile = content.profiles.get(profile_id)
+    if profile is None:
+        known = ", ".join(["all", *sorted(content.profiles)])
+        raise SapDevsError(f"Unknown profile {profile_id!r}.", hint=f"Choose one of: {known}.")
+    return profile

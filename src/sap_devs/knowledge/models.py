@@ -1,0 +1,156 @@
+"""The shape of every pack file, validated when a pack loads."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+PACK_ID = r"^[a-z][a-z0-9-]*$"
+ITEM_ID = r"^[a-z][a-z0-9-]*/[a-z0-9][a-z0-9-]*$"
+HttpsUrl = Annotated[str, Field(pattern=r"^https://\S+$")]
+Tag = Annotated[str, Field(min_length=1, max_length=40)]
+
+ResourceType = Literal["official-docs", "sample", "community", "tutorial", "blog", "tool", "api", "video"]
+EventScope = Literal["local", "regional", "global", "virtual"]
+Os = Literal["windows", "macos", "linux", "all"]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+
+
+class PackMeta(_Strict):
+    id: str = Field(pattern=PACK_ID)
+    name: str = Field(min_length=1)
+    description: str = Field(min_length=1)
+    tags: list[Tag] = Field(default_factory=list)
+    profiles: list[str] = Field(default_factory=list)
+    weight: int = 0
+    base: bool = False
+    overlaps: list[str] = Field(default_factory=list)
+    additive: bool = False
+    additive_position: Literal["before", "after"] = "after"
+    versions: dict[str, str] = Field(default_factory=dict)
+    changelog: list[str] = Field(default_factory=list)
+
+
+class Resource(_Strict):
+    id: str = Field(pattern=ITEM_ID)
+    title: str = Field(min_length=1)
+    url: HttpsUrl
+    type: ResourceType
+    tags: list[Tag] = Field(default_factory=list)
+    description: str | None = None
+    advocate: str | None = None
+
+
+class KnownError(_Strict):
+    id: str = Field(pattern=ITEM_ID)
+    pattern: str = Field(min_length=3)
+    cause: str = Field(min_length=3)
+    fix: str = Field(min_length=3)
+    docs: HttpsUrl | None = None
+    tags: list[Tag] = Field(default_factory=list)
+
+
+class Sample(_Strict):
+    id: str = Field(pattern=ITEM_ID)
+    label: str = Field(min_length=1)
+    url: HttpsUrl
+    description: str = Field(min_length=1)
+    tags: list[Tag] = Field(min_length=1)
+    inject: bool = False
+
+
+class Detect(_Strict):
+    command: str = Field(min_length=1)
+    pattern: str = Field(min_length=1)
+
+    @field_validator("pattern")
+    @classmethod
+    def _one_group(cls, value: str) -> str:
+        import re
+
+        try:
+            compiled = re.compile(value)
+        except re.error as exc:
+            raise ValueError(f"not a valid regular expression: {exc}") from exc
+        if compiled.groups < 1:
+            raise ValueError("needs one capture group around the version")
+        return value
+
+
+class ToolDef(_Strict):
+    id: str = Field(pattern=PACK_ID)
+    name: str = Field(min_length=1)
+    required: str = Field(pattern=r"^(latest|(>=|<=|>|<|=)?\s*v?\d+(\.\d+){0,2})$")
+    detect: Detect
+    install: dict[Os, str] = Field(default_factory=dict)
+    docs: HttpsUrl | None = None
+
+
+class McpInstall(_Strict):
+    command: str = Field(min_length=1)
+    args: list[str] = Field(default_factory=list)
+    type: Literal["stdio", "sse", "http"] = "stdio"
+    env: dict[str, str] = Field(default_factory=dict)
+
+
+class McpServer(_Strict):
+    id: str = Field(pattern=PACK_ID)
+    name: str = Field(min_length=1)
+    description: str = Field(min_length=1)
+    install: McpInstall
+    hosts: list[str] = Field(default_factory=list)
+
+
+class EventType(_Strict):
+    id: str = Field(pattern=PACK_ID)
+    name: str = Field(min_length=1)
+    source: Literal["rss", "manual", "khoros"]
+    default_scope: EventScope
+    description: str | None = None
+    rss_url: HttpsUrl | None = None
+    khoros_board_id: str | None = None
+    tags: list[Tag] = Field(default_factory=list)
+
+
+class EventInstance(_Strict):
+    id: str = Field(min_length=1)
+    type: str = Field(min_length=1)
+    title: str = Field(min_length=1)
+    date: dt.date
+    end_date: dt.date | None = None
+    location: str | None = None
+    scope: EventScope
+    url: HttpsUrl
+    room: str | None = None
+    speaker: str | None = None
+    tags: list[Tag] = Field(default_factory=list)
+
+
+class TutorialRef(_Strict):
+    slug: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
+    featured: bool = False
+
+
+class ProfilePack(_Strict):
+    id: str = Field(pattern=PACK_ID)
+    weight: int = 0
+
+
+class Profile(_Strict):
+    id: str = Field(pattern=PACK_ID)
+    name: str = Field(min_length=1)
+    description: str = ""
+    packs: list[ProfilePack] = Field(default_factory=list)
+    tip_tags: list[Tag] = Field(default_factory=list)
+
+
+class Tip(BaseModel):
+    title: str
+    content: str
+    tags: list[str] = Field(default_factory=list)
+    pack: str = ""

@@ -1,0 +1,132 @@
+"""One content pack: its folder read, every file validated, and the additive merge of two packs."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from sap_devs.core.errors import ContentError
+from sap_devs.knowledge.models import (
+    EventInstance,
+    EventType,
+    KnownError,
+    McpServer,
+    PackMeta,
+    Resource,
+    Sample,
+    Tip,
+    ToolDef,
+    TutorialRef,
+)
+from sap_devs.knowledge.tips import parse_tips
+from sap_devs.knowledge.verbosity import Sections, parse_sections
+from sap_devs.knowledge.yamlio import read_yaml, validate_list, validate_mapping
+
+# file name -> (attribute, item model)
+LIST_FILES: dict[str, tuple[str, Any]] = {
+    "resources.yaml": ("resources", Resource),
+    "known_errors.yaml": ("known_errors", KnownError),
+    "samples.yaml": ("samples", Sample),
+    "tools.yaml": ("tools", ToolDef),
+    "mcp.yaml": ("mcp_servers", McpServer),
+    "event-types.yaml": ("event_types", EventType),
+    "event-instances.yaml": ("event_instances", EventInstance),
+    "tutorials.yaml": ("tutorials", TutorialRef),
+}
+
+
+@dataclass
+class Pack:
+    meta: PackMeta
+    layer: str = "bundled"
+    path: Path | None = None
+    context: Sections = field(default_factory=Sections)
+    constraints: Sections = field(default_factory=Sections)
+    tips: list[Tip] = field(default_factory=list)
+    resources: list[Resource] = field(default_factory=list)
+    known_errors: list[KnownError] = field(default_factory=list)
+    samples: list[Sample] = field(default_factory=list)
+    tools: list[ToolDef] = field(default_factory=list)
+    mcp_servers: list[McpServer] = field(default_factory=list)
+    event_types: list[EventType] = field(default_factory=list)
+    event_instances: list[EventInstance] = field(default_factory=list)
+    tutorials: list[TutorialRef] = field(default_factory=list)
+
+    @property
+    def id(self) -> str:
+        return self.meta.id
+
+
+def _read_markdown(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise ContentError(str(path), f"not UTF-8 text ({exc.reason})") from None
+
+
+def load_pack(folder: Path, *, layer: str = "bundled") -> Pack:
+    """Read and validate ``folder``; any problem raises ContentError naming the file and field."""
+    meta_path = folder / "pack.yaml"
+    if not meta_path.is_file():
+        raise ContentError(str(meta_path), "missing: every pack folder needs a pack.yaml")
+    meta = validate_mapping(PackMeta, read_yaml(meta_path), meta_path)
+    if meta.id != folder.name:
+        raise ContentError(str(meta_path), f"field 'id': {meta.id!r} must match the folder name {folder.name!r}")
+    pack = Pack(meta=meta, layer=layer, path=folder)
+
+    context = folder / "context.md"
+    if context.is_file():
+        pack.context = parse_sections(_read_markdown(context), source=str(context))
+    constraints = folder / "constraints.md"
+    if constraints.is_file():
+        pack.constraints = parse_sections(_read_markdown(constraints), source=str(constraints))
+    tips = folder / "tips.md"
+    if tips.is_file():
+        pack.tips = parse_tips(_read_markdown(tips), pack_id=meta.id, source=str(tips))
+
+    for name, (attr, model) in LIST_FILES.items():
+        path = folder / name
+        if path.is_file():
+            setattr(pack, attr, validate_list(model, read_yaml(path), path))
+    return pack
+
+
+def _merge_by_key(base: list[Any], extra: list[Any], key: str) -> list[Any]:
+    merged = {getattr(item, key): item for item in base}
+    for item in extra:
+        merged[getattr(item, key)] = item  # same key replaces in place, new keys append
+    return list(merged.values())
+
+
+def merge_additive(base: Pack, extra: Pack) -> Pack:
+    """Join an ``additive: true`` pack into the pack it extends."""
+    before = extra.meta.additive_position == "before"
+    meta = base.meta.model_copy(
+        update={
+            "name": extra.meta.name or base.meta.name,
+            "description": extra.meta.description or base.meta.description,
+            "weight": extra.meta.weight or base.meta.weight,
+            "tags": list(dict.fromkeys([*base.meta.tags, *extra.meta.tags])),
+            "versions": {**base.meta.versions, **extra.meta.versions},
+            "changelog": [*base.meta.changelog, *extra.meta.changelog],
+            "additive": False,
+        }
+    )
+    extra_tips = [t.model_copy(update={"pack": base.id}) for t in extra.tips]
+    return replace(
+        base,
+        meta=meta,
+        layer=f"{base.layer}+{extra.layer}",
+        context=base.context.joined(extra.context, other_first=before),
+        constraints=base.constraints.joined(extra.constraints, other_first=before),
+        tips=[*extra_tips, *base.tips] if before else [*base.tips, *extra_tips],
+        resources=_merge_by_key(base.resources, extra.resources, "id"),
+        known_errors=_merge_by_key(base.known_errors, extra.known_errors, "id"),
+        samples=_merge_by_key(base.samples, extra.samples, "id"),
+        tools=_merge_by_key(base.tools, extra.tools, "id"),
+        mcp_servers=_merge_by_key(base.mcp_servers, extra.mcp_servers, "id"),
+        event_types=_merge_by_key(base.event_types, extra.event_types, "id"),
+        event_instances=_merge_by_key(base.event_instances, extra.event_instances, "id"),
+        tutorials=_merge_by_key(base.tutorials, extra.tutorials, "slug"),
+    )

@@ -1,0 +1,77 @@
+"""Running one tool call: validate the arguments, call the handler, shape the result.
+
+Shared by the MCP server, the ``sap-devs tools call`` command and the Python API, so every
+caller sees the same validation and the same errors. Nothing here raises into the protocol.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import ValidationError
+
+from sap_devs.core.errors import SapDevsError
+from sap_devs.mcp.framework import Tool, ToolContext
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    is_error: bool
+    text: str
+    structured: dict[str, Any] | None = None
+
+
+def _describe_params(tool: Tool) -> str:
+    props = tool.input_schema.get("properties", {})
+    required = set(tool.input_schema.get("required", []))
+    parts = []
+    for name, spec in props.items():
+        kind = spec.get("type") or "/".join(
+            s.get("type", "?") for s in spec.get("anyOf", []) if s.get("type") != "null"
+        )
+        if "enum" in spec:
+            kind = "one of " + ", ".join(repr(v) for v in spec["enum"])
+        parts.append(f"{name} ({kind}, {'required' if name in required else 'optional'})")
+    return ", ".join(parts) if parts else "none"
+
+
+def describe_invalid_arguments(tool: Tool, exc: ValidationError) -> str:
+    problems = []
+    for err in exc.errors(include_url=False):
+        field = ".".join(str(p) for p in err["loc"]) or "arguments"
+        if err["type"] == "extra_forbidden":
+            problems.append(f"'{field}' is not a parameter of {tool.name}")
+        elif err["type"] == "missing":
+            problems.append(f"'{field}' is required")
+        else:
+            got = err.get("input")
+            shown = f" (got {json.dumps(got, default=str)[:80]})" if got is not None else ""
+            problems.append(f"'{field}': {err['msg']}{shown}")
+    return f"Invalid arguments for {tool.name}: {'; '.join(problems)}. Parameters: {_describe_params(tool)}."
+
+
+async def invoke(tool: Tool, arguments: dict[str, Any] | None, ctx: ToolContext) -> Outcome:
+    try:
+        params = tool.input.model_validate(arguments or {})
+    except ValidationError as exc:
+        return Outcome(True, describe_invalid_arguments(tool, exc))
+    try:
+        result = await tool.handler(params, ctx)
+        if not isinstance(result, tool.output):
+            result = tool.output.model_validate(result.model_dump())
+        structured = result.model_dump(mode="json", exclude_none=True)
+    except SapDevsError as exc:
+        return Outcome(True, str(exc))
+    except Exception as exc:  # a bug must not take the session down; say so plainly
+        log.exception("tool %s failed", tool.name)
+        return Outcome(
+            True,
+            f"Internal error in {tool.name}: {type(exc).__name__}: {exc}. "
+            "This is a bug in sap-devs; the details are in the server log (stderr).",
+        )
+    return Outcome(False, json.dumps(structured, ensure_ascii=False, indent=1), structured)

@@ -1,0 +1,175 @@
+"""What a tool is: its definition (name, schemas, annotations, environments) beside its handler.
+
+Each module under ``sap_devs.mcp.tools`` defines one ``TOOL``; the registry collects them.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from sap_devs.core.errors import SapDevsError
+
+if TYPE_CHECKING:
+    from sap_devs.knowledge.base import KnowledgeBase
+    from sap_devs.knowledge.layers import Layer
+
+Environment = Literal["onprem", "cloud", "legacy"]
+ENVIRONMENTS: tuple[Environment, ...] = ("onprem", "cloud", "legacy")
+ANY_ENVIRONMENT = frozenset({"any"})
+CATEGORIES = ("knowledge", "doctor", "learning", "news", "abap", "discovery")
+
+InputT = TypeVar("InputT", bound=BaseModel)
+OutputT = TypeVar("OutputT", bound=BaseModel)
+ItemT = TypeVar("ItemT")
+
+
+class ToolError(SapDevsError):
+    """A business failure the agent can act on; becomes an ``isError: true`` result."""
+
+
+class ToolInput(BaseModel):
+    """Base for tool inputs: unknown parameters are rejected so typos surface instead of being ignored."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+SEARCH_LIMIT = (10, 50)
+LIST_LIMIT = (20, 100)
+
+
+def limit_field(kind: tuple[int, int], noun: str) -> Any:
+    """The ``limit`` parameter: search tools default 10 (max 50), list tools 20 (max 100)."""
+    default, maximum = kind
+    return Field(
+        default, ge=1, le=maximum, description=f"Maximum number of {noun} to return (1-{maximum}, default {default})."
+    )
+
+
+def pack_field(purpose: str) -> Any:
+    return Field(
+        None,
+        min_length=1,
+        description=(
+            f"Pack id to {purpose}, e.g. 'cap', 'abap', 'btp', 'base'. Call list_packs for every valid id. "
+            "Omit to use all packs."
+        ),
+    )
+
+
+class ToolOutput(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Envelope(ToolOutput, Generic[ItemT]):
+    """Every list-returning tool answers in this shape."""
+
+    count: int = Field(description="Number of results returned in this response.")
+    total: int = Field(description="Number of matches before the limit was applied.")
+    results: list[ItemT] = Field(description="The matching items, best first.")
+    hint: str | None = Field(None, description="What to do next: refine, widen, or sync. Absent when all is well.")
+
+    @classmethod
+    def build(
+        cls,
+        items: list[Any],
+        *,
+        limit: int,
+        entity: str,
+        query: str | None = None,
+        hint: str | None = None,
+        total: int | None = None,
+    ) -> Envelope[Any]:
+        """Cut ``items`` to ``limit`` and add the standard hint (seed 000, change 2) unless one is given.
+
+        ``total`` is for callers that cut the list themselves before producing the items.
+        """
+        total = len(items) if total is None else total
+        shown = items[:limit]
+        if hint is None:
+            if total == 0 and query:
+                hint = f"No {entity} matched '{query}'. Try broader terms."
+            elif total == 0:
+                hint = f"No {entity} available."
+            elif len(shown) < total:
+                hint = f"Showing {len(shown)} of {total} {entity}. Refine your query for better results."
+        return cls(count=len(shown), total=total, results=shown, hint=hint)
+
+
+@dataclass(frozen=True)
+class Annotations:
+    """MCP tool annotations; every tool states all four hints explicitly."""
+
+    read_only: bool
+    destructive: bool
+    idempotent: bool
+    open_world: bool
+
+    def as_mcp(self, title: str) -> dict[str, Any]:
+        return {
+            "title": title,
+            "readOnlyHint": self.read_only,
+            "destructiveHint": self.destructive,
+            "idempotentHint": self.idempotent,
+            "openWorldHint": self.open_world,
+        }
+
+
+READ_ONLY_LOCAL = Annotations(read_only=True, destructive=False, idempotent=True, open_world=False)
+READ_ONLY_RANDOM = Annotations(read_only=True, destructive=False, idempotent=False, open_world=False)
+
+
+@dataclass
+class ToolContext:
+    """What a handler may use: the working folder, the profile, and knowledge loaded on first use."""
+
+    cwd: Path = field(default_factory=lambda: Path(os.getcwd()))
+    profile_id: str | None = None
+    environment: Environment = "onprem"
+    layers: list[Layer] | None = None
+    _knowledge: KnowledgeBase | None = None
+
+    @property
+    def knowledge(self) -> KnowledgeBase:
+        if self._knowledge is None:
+            from sap_devs.knowledge.base import KnowledgeBase
+
+            self._knowledge = KnowledgeBase.load(self.profile_id, cwd=self.cwd, layers=self.layers)
+        return self._knowledge
+
+
+Handler = Callable[[Any, ToolContext], Awaitable[BaseModel]]
+
+
+@dataclass(frozen=True)
+class Tool(Generic[InputT, OutputT]):
+    name: str
+    title: str
+    description: str
+    category: str
+    input: type[InputT]
+    output: type[OutputT]
+    handler: Callable[[InputT, ToolContext], Awaitable[OutputT]]
+    annotations: Annotations = READ_ONLY_LOCAL
+    available_in: frozenset[str] = ANY_ENVIRONMENT
+    instruction: str | None = None
+    """One sentence for the server instructions: when an agent should reach for this tool."""
+    example: dict[str, Any] = field(default_factory=dict)
+    """Arguments of one realistic call, used in docs and tests."""
+
+    def available(self, environment: str) -> bool:
+        return "any" in self.available_in or environment in self.available_in
+
+    @cached_property
+    def input_schema(self) -> dict[str, Any]:
+        return self.input.model_json_schema()
+
+    @cached_property
+    def output_schema(self) -> dict[str, Any]:
+        return self.output.model_json_schema()

@@ -1,0 +1,81 @@
+"""The MCP server: the SDK's low-level server wired to the registry, serving both protocol eras."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from sap_devs import package_version
+from sap_devs.mcp.dispatch import invoke
+from sap_devs.mcp.framework import ToolContext
+from sap_devs.mcp.instructions import build_instructions
+from sap_devs.mcp.registry import Registry
+
+log = logging.getLogger(__name__)
+
+SERVER_NAME = "sap-devs"
+
+
+def _mcp_tool(tool: Any) -> Any:
+    import mcp_types as types
+
+    return types.Tool(
+        name=tool.name,
+        title=tool.title,
+        description=tool.description,
+        input_schema=tool.input_schema,
+        output_schema=tool.output_schema,
+        annotations=types.ToolAnnotations(**_annotation_kwargs(tool)),
+    )
+
+
+def _annotation_kwargs(tool: Any) -> dict[str, Any]:
+    a = tool.annotations
+    return {
+        "title": tool.title,
+        "read_only_hint": a.read_only,
+        "destructive_hint": a.destructive,
+        "idempotent_hint": a.idempotent,
+        "open_world_hint": a.open_world,
+    }
+
+
+def build_server(registry: Registry, ctx: ToolContext) -> Any:
+    import mcp_types as types
+    from mcp.server.lowlevel import Server
+    from mcp.shared.exceptions import MCPError
+
+    listed = [_mcp_tool(t) for t in registry]
+
+    async def on_list_tools(_rctx: Any, _params: Any) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=listed)
+
+    async def on_call_tool(_rctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
+        tool = registry.get(params.name)
+        if tool is None:
+            raise MCPError(
+                code=types.INVALID_PARAMS,
+                message=f"Unknown tool: {params.name!r}. Available tools: {', '.join(registry.names())}.",
+            )
+        outcome = await invoke(tool, params.arguments, ctx)
+        return types.CallToolResult(
+            content=[types.TextContent(type="text", text=outcome.text)],
+            structured_content=outcome.structured,
+            is_error=outcome.is_error,
+        )
+
+    return Server(
+        SERVER_NAME,
+        version=package_version(),
+        title="SAP developer knowledge",
+        instructions=build_instructions(registry),
+        on_list_tools=on_list_tools,
+        on_call_tool=on_call_tool,
+    )
+
+
+async def serve_stdio(server: Any) -> None:
+    from mcp.server.stdio import stdio_server
+
+    async with stdio_server() as (read_stream, write_stream):
+        await server.run(read_stream, write_stream, server.create_initialization_options())

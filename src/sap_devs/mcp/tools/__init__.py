@@ -1,0 +1,1 @@
+"""One module per tool, grouped by category; the registry finds them all."""

@@ -1,0 +1,1 @@
+"""Tools that inspect the developer's machine and project (read-only, no project code is run)."""

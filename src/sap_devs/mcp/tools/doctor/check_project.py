@@ -1,0 +1,119 @@
+"""check_project: detect the SAP project type in a folder and report what needs fixing."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from pydantic import BaseModel, Field
+
+from sap_devs.doctor.project import check_project
+from sap_devs.mcp.framework import Envelope, Tool, ToolContext, ToolError, ToolInput, ToolOutput
+
+MAX_FINDINGS = 100
+
+
+class Input(ToolInput):
+    path: str | None = Field(
+        None,
+        min_length=1,
+        description=(
+            "Absolute path of the project root folder. Omit to check the folder the MCP server was started in."
+        ),
+    )
+
+
+class DetectionOut(BaseModel):
+    types: list[str] = Field(
+        description="Detected project kinds, e.g. 'CAP (Node.js)', 'MTA', 'SAPUI5 / Fiori', 'ABAP (abapGit)'."
+    )
+    cap_runtime: str | None = None
+    cap_version: str | None = None
+    database: str | None = None
+    deployment: list[str] = Field(default_factory=list)
+    auth: str | None = None
+    ui5_apps: list[str] = Field(default_factory=list, description="Folders of UI5 apps, relative to the root.")
+    abap_packages: list[str] = Field(default_factory=list)
+
+
+class FindingOut(BaseModel):
+    category: str
+    severity: str = Field(description="error, warning or info.")
+    message: str
+    fix: str | None = None
+    file: str | None = Field(None, description="File the finding is about, relative to the project root.")
+
+
+class Output(ToolOutput):
+    path: str
+    detection: DetectionOut
+    findings: Envelope[FindingOut]
+
+
+def _resolve(path: str | None, ctx: ToolContext) -> Path:
+    if path is None:
+        return ctx.cwd
+    candidate = Path(path).expanduser()
+    if not candidate.is_absolute():
+        raise ToolError(
+            f"path must be absolute, got {path!r}.",
+            hint="Pass the full path of the project root, or omit path to use the server's working folder.",
+        )
+    if not candidate.exists():
+        raise ToolError(f"{path} does not exist.", hint="Pass the project root folder.")
+    if not candidate.is_dir():
+        raise ToolError(f"{path} is a file, not a folder.", hint="Pass the project root folder that contains it.")
+    return candidate.resolve()
+
+
+async def handle(params: Input, ctx: ToolContext) -> Output:
+    root = _resolve(params.path, ctx)
+    cds_current = None
+    for pack in ctx.knowledge.packs:
+        cds_current = cds_current or pack.meta.versions.get("@sap/cds")
+    report = await asyncio.to_thread(check_project, root, cds_current=cds_current)
+    findings = [
+        FindingOut(category=f.category, severity=f.severity, message=f.message, fix=f.fix, file=f.file)
+        for f in report.findings
+    ]
+    if not report.detection.types:
+        hint = "No SAP project markers found (package.json with @sap/cds, mta.yaml, ui5.yaml, .abapgit.xml ...)."
+    elif not findings:
+        hint = "No issues found: the project looks healthy."
+    else:
+        errors = sum(1 for f in findings if f.severity == "error")
+        hint = f"{len(findings)} finding(s), {errors} error(s). Fix errors first."
+    det = report.detection
+    return Output(
+        path=str(report.path),
+        detection=DetectionOut(
+            types=det.types,
+            cap_runtime=det.cap_runtime,
+            cap_version=det.cap_version,
+            database=det.database,
+            deployment=det.deployment,
+            auth=det.auth,
+            ui5_apps=det.ui5_apps,
+            abap_packages=det.abap_packages,
+        ),
+        findings=Envelope[FindingOut].build(findings, limit=MAX_FINDINGS, entity="findings", hint=hint),
+    )
+
+
+TOOL = Tool(
+    name="check_project",
+    title="Check an SAP project",
+    description=(
+        "Inspect an SAP project folder without running anything: detects CAP (Node.js/Java), MTA, SAPUI5/Fiori "
+        "apps, ABAP (abapGit), XSUAA, app router and Kyma Helm charts, then reports findings (category, "
+        "severity, message, fix): outdated @sap/cds, credentials not git-ignored, broken mta.yaml module paths, "
+        "undefined xs-security.json scopes, manifest.json and ui5.yaml problems. Use it proactively when "
+        "helping with an SAP project."
+    ),
+    category="doctor",
+    input=Input,
+    output=Output,
+    handler=handle,
+    instruction="Use check_project to detect the project type and spot configuration problems before editing.",
+    example={},
+)

@@ -1,0 +1,100 @@
+"""check_tools: which SAP developer tools are installed, in which version, and how to install the rest."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+from sap_devs.doctor.tool_checks import check_tools
+from sap_devs.mcp.framework import (
+    LIST_LIMIT,
+    Annotations,
+    Envelope,
+    Tool,
+    ToolContext,
+    ToolError,
+    ToolInput,
+    limit_field,
+    pack_field,
+)
+
+
+class Input(ToolInput):
+    tool: str | None = Field(
+        None, min_length=1, description="Check only this tool id, e.g. 'node', 'cds-dk', 'cf-cli', 'mbt'."
+    )
+    pack: str | None = pack_field("check the tools of")
+    limit: int = limit_field(LIST_LIMIT, "tool checks")
+
+
+class ToolStatus(BaseModel):
+    id: str
+    name: str
+    status: str = Field(
+        description="ok, outdated (installed but too old), missing (not on PATH), unknown or error (see detail)."
+    )
+    required: str = Field(description="Version requirement, e.g. '>=20.0.0' or 'latest'.")
+    found: str | None = Field(None, description="Installed version, when it could be read.")
+    detail: str | None = None
+    install: str | None = Field(None, description="Install or upgrade command for this operating system.")
+    docs: str | None = None
+    pack: str
+
+
+Output = Envelope[ToolStatus]
+
+
+async def handle(params: Input, ctx: ToolContext) -> Output:
+    kb = ctx.knowledge
+    seen: set[str] = set()
+    defs = []
+    for pack, tool in kb.items("tools", params.pack):
+        if tool.id in seen:
+            continue  # the first pack (profile order) defines a tool shared by several packs
+        seen.add(tool.id)
+        if params.tool is None or tool.id == params.tool:
+            defs.append((pack.id, tool))
+    if params.tool and not defs:
+        known = ", ".join(sorted(seen)) or "none"
+        raise ToolError(f"No tool check with id {params.tool!r}.", hint=f"Known tool ids: {known}.")
+    results = await check_tools(defs[: params.limit])
+    items = [
+        ToolStatus(
+            id=r.tool.id,
+            name=r.tool.name,
+            status=r.status,
+            required=r.tool.required,
+            found=r.found,
+            detail=r.detail,
+            install=r.install if r.status != "ok" else None,
+            docs=r.tool.docs,
+            pack=r.pack,
+        )
+        for r in results
+    ]
+    problems = [i for i in items if i.status in ("missing", "outdated", "error")]
+    hint = None
+    if problems:
+        hint = f"{len(problems)} tool(s) need attention: " + ", ".join(f"{p.id} ({p.status})" for p in problems)
+    elif len(defs) > params.limit:
+        hint = f"Checked {params.limit} of {len(defs)} tools. Raise limit or filter by pack to check the rest."
+    return Output.build(items, limit=params.limit, entity="tool checks", hint=hint, total=len(defs))
+
+
+TOOL = Tool(
+    name="check_tools",
+    title="Check SAP developer tools",
+    description=(
+        "Check which SAP developer tools (Node.js, cds-dk, cf CLI, btp CLI, mbt, kubectl, Java, Maven ...) are "
+        "installed and whether their versions meet SAP's requirements. Returns per tool ok / outdated / missing "
+        "with the found version and the install command for this OS. Use it when the user sees 'command not "
+        "found', version errors, or needs an environment set up."
+    ),
+    category="doctor",
+    input=Input,
+    output=Output,
+    handler=handle,
+    # runs local version commands: reads the machine, changes nothing
+    annotations=Annotations(read_only=True, destructive=False, idempotent=True, open_world=False),
+    instruction="Use check_tools when a command is not found or the user's tool versions may be the problem.",
+    example={"tool": "node"},
+)

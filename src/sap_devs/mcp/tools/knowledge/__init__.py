@@ -1,0 +1,1 @@
+"""Tools answering from the content packs: no network, no SAP system."""

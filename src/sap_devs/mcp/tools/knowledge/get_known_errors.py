@@ -1,0 +1,64 @@
+"""get_known_errors: cause and fix for an SAP error message the developer ran into."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+from sap_devs.knowledge.queries import find_known_errors
+from sap_devs.mcp.framework import SEARCH_LIMIT, Envelope, Tool, ToolContext, ToolInput, limit_field, pack_field
+
+
+class Input(ToolInput):
+    query: str = Field(
+        min_length=1,
+        max_length=4000,
+        description=(
+            "The error message as the user saw it (paste it, names and numbers included) or its key phrase, "
+            "e.g. 'SQL error 258: insufficient privilege', 'CX_SY_ITAB_LINE_NOT_FOUND', 'cds: command not found'."
+        ),
+    )
+    pack: str | None = pack_field("search in")
+    limit: int = limit_field(SEARCH_LIMIT, "known errors")
+
+
+class KnownErrorOut(BaseModel):
+    id: str
+    pattern: str = Field(description="The message as developers see it.")
+    cause: str = Field(description="Why it happens.")
+    fix: str = Field(description="Concrete steps or commands that resolve it.")
+    docs: str | None = Field(None, description="The page that explains it.")
+    tags: list[str]
+    pack: str
+
+
+Output = Envelope[KnownErrorOut]
+
+
+async def handle(params: Input, ctx: ToolContext) -> Output:
+    hits = find_known_errors(ctx.knowledge, params.query, pack=params.pack)
+    items = [
+        KnownErrorOut(id=e.id, pattern=e.pattern, cause=e.cause, fix=e.fix, docs=e.docs, tags=e.tags, pack=pack)
+        for pack, e in hits
+    ]
+    return Output.build(items, limit=params.limit, entity="known errors", query=params.query)
+
+
+TOOL = Tool(
+    name="get_known_errors",
+    title="Known SAP error patterns",
+    description=(
+        "Look up a known SAP error (CAP/cds CLI, Cloud Foundry, MTA, XSUAA, HANA SQL error codes, HDI deploy, "
+        "ABAP runtime errors, RAP/CDS activation, UI5 ...) and get its root cause, concrete fix and the page "
+        "that explains it, best match first. ALWAYS call this first when the user hits an SAP error message: "
+        "paste the message as the query."
+    ),
+    category="knowledge",
+    input=Input,
+    output=Output,
+    handler=handle,
+    instruction=(
+        "ALWAYS use get_known_errors first when the user encounters an SAP error message, before diagnosing "
+        "from memory."
+    ),
+    example={"query": "SQL error 258: insufficient privilege: Not authorized"},
+)

@@ -1,0 +1,83 @@
+"""search_events: SAP community events from the packs, upcoming first."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from pydantic import BaseModel, Field
+
+from sap_devs.knowledge.events import arrange, count_past
+from sap_devs.knowledge.models import EventScope
+from sap_devs.knowledge.queries import filter_events
+from sap_devs.mcp.framework import SEARCH_LIMIT, Envelope, Tool, ToolContext, ToolInput, limit_field
+
+
+class Input(ToolInput):
+    query: str | None = Field(
+        None, min_length=1, description="Words to match in title, type, location or tags, e.g. 'TechEd', 'India'."
+    )
+    type: str | None = Field(None, min_length=1, description="Event type id, e.g. 'teched', 'codejam', 'devtoberfest'.")
+    scope: EventScope | None = Field(None, description="Only events of this reach.")
+    include_past: bool = Field(False, description="Also return events that have ended (after the upcoming ones).")
+    limit: int = limit_field(SEARCH_LIMIT, "events")
+
+
+class EventOut(BaseModel):
+    id: str
+    type: str
+    title: str
+    date: str = Field(description="Start date, YYYY-MM-DD.")
+    end_date: str | None = None
+    location: str | None = None
+    scope: str
+    url: str
+    tags: list[str]
+    status: str = Field(description="upcoming, ongoing or past, relative to today.")
+    pack: str
+
+
+Output = Envelope[EventOut]
+
+
+async def handle(params: Input, ctx: ToolContext) -> Output:
+    today = dt.date.today()
+    matches = filter_events(ctx.knowledge, params.query, type=params.type, scope=params.scope)
+    arranged = arrange(matches, today, include_past=params.include_past)
+    items = [
+        EventOut(
+            id=d.event.id,
+            type=d.event.type,
+            title=d.event.title,
+            date=d.event.date.isoformat(),
+            end_date=d.event.end_date.isoformat() if d.event.end_date else None,
+            location=d.event.location,
+            scope=d.event.scope,
+            url=d.event.url,
+            tags=d.event.tags,
+            status=d.status,
+            pack=d.pack,
+        )
+        for d in arranged
+    ]
+    hint = None
+    hidden = 0 if params.include_past else count_past(matches, today)
+    if not items and hidden:
+        hint = f"No upcoming events match; {hidden} past event(s) do. Pass include_past=true to see them."
+    return Output.build(items, limit=params.limit, entity="events", query=params.query, hint=hint)
+
+
+TOOL = Tool(
+    name="search_events",
+    title="Search SAP community events",
+    description=(
+        "Search SAP developer events (SAP TechEd, CodeJam, Devtoberfest ...) from the content packs: dates, "
+        "location, scope and registration URL, upcoming and ongoing events first by date. Past events only with "
+        "include_past=true. Use when the user asks about SAP events or hands-on learning opportunities."
+    ),
+    category="knowledge",
+    input=Input,
+    output=Output,
+    handler=handle,
+    instruction="Use search_events for SAP community events such as TechEd, CodeJams and Devtoberfest.",
+    example={"query": "TechEd", "include_past": True},
+)

@@ -1,0 +1,89 @@
+"""The ``sap-devs`` command line, run as a real process."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from sap_devs import package_version
+from tests.test_stdio_server import server_env
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run(*args: str, cwd: Path, home: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "sap_devs", *args],
+        cwd=cwd,
+        env=server_env(home),
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_version(tmp_path: Path) -> None:
+    proc = run("--version", cwd=tmp_path, home=tmp_path)
+    assert proc.returncode == 0 and proc.stdout.strip() == f"sap-devs {package_version()}"
+
+
+def test_tools_list_json(tmp_path: Path) -> None:
+    proc = run("tools", "list", "--json-output", cwd=tmp_path, home=tmp_path)
+    names = [row["name"] for row in json.loads(proc.stdout)]
+    assert "get_known_errors" in names and "check_project" in names
+
+
+def test_tools_call_with_args_returns_matching_known_error(tmp_path: Path) -> None:
+    proc = run(
+        "tools",
+        "call",
+        "get_known_errors",
+        "--arg",
+        "query=CX_SY_ITAB_LINE_NOT_FOUND",
+        "--arg",
+        "limit=3",
+        cwd=tmp_path,
+        home=tmp_path,
+    )
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    assert out["count"] <= 3 and "CX_SY_ITAB_LINE_NOT_FOUND" in out["results"][0]["pattern"]
+
+
+def test_tools_call_with_json_arguments(tmp_path: Path) -> None:
+    proc = run(
+        "tools", "call", "get_context", "--json", '{"pack": "btp", "verbosity": "minimal"}', cwd=tmp_path, home=tmp_path
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["packs"] == ["btp"]
+
+
+def test_tools_call_errors_are_clear(tmp_path: Path) -> None:
+    unknown = run("tools", "call", "get_knwon_errors", cwd=tmp_path, home=tmp_path)
+    assert unknown.returncode == 2 and "Did you mean: get_known_errors" in unknown.stderr
+    invalid = run("tools", "call", "get_context", "--arg", "verbosity=loud", cwd=tmp_path, home=tmp_path)
+    assert invalid.returncode == 1 and "Invalid arguments for get_context" in invalid.stderr
+    bad_json = run("tools", "call", "get_context", "--json", "{nope", cwd=tmp_path, home=tmp_path)
+    assert bad_json.returncode == 2 and "--json is not valid JSON" in bad_json.stderr
+    bad_pair = run("tools", "call", "get_context", "--arg", "verbosity", cwd=tmp_path, home=tmp_path)
+    assert bad_pair.returncode == 2 and "--arg expects key=value" in bad_pair.stderr
+    for proc in (unknown, invalid, bad_json, bad_pair):
+        assert "Traceback" not in proc.stderr
+
+
+def test_tools_docs_check_and_write(tmp_path: Path) -> None:
+    target = tmp_path / "TOOLS.md"
+    stale = run("tools", "docs", "--check", "--output", str(target), cwd=tmp_path, home=tmp_path)
+    assert stale.returncode == 1 and "out of date" in stale.stderr
+    wrote = run("tools", "docs", "--output", str(target), cwd=tmp_path, home=tmp_path)
+    assert wrote.returncode == 0 and target.read_text() == (ROOT / "docs" / "TOOLS.md").read_text()
+    fresh = run("tools", "docs", "--check", "--output", str(target), cwd=tmp_path, home=tmp_path)
+    assert fresh.returncode == 0
+
+
+def test_unknown_environment(tmp_path: Path) -> None:
+    proc = run("tools", "list", "--environment", "mainframe", cwd=tmp_path, home=tmp_path)
+    assert proc.returncode == 2 and "Unknown SAP system environment 'mainframe'" in proc.stderr

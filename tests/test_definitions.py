@@ -1,0 +1,56 @@
+"""Every tool definition is complete and its generated docs are current."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from jsonschema import Draft202012Validator
+
+from sap_devs.mcp.docs import render_all
+from sap_devs.mcp.framework import CATEGORIES, ENVIRONMENTS
+from sap_devs.mcp.registry import discover
+
+TOOLS = discover()
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.mark.parametrize("tool", TOOLS, ids=lambda t: t.name)
+def test_definition_is_complete(tool) -> None:
+    assert re.fullmatch(r"^[a-z][a-z0-9_]{2,63}$", tool.name)
+    assert 80 <= len(tool.description) <= 1024, "descriptions say when to use the tool and what it returns"
+    assert tool.title and tool.category in CATEGORIES
+    assert tool.available_in and tool.available_in <= {"any", *ENVIRONMENTS}
+    a = tool.annotations
+    assert a.read_only is True or a.destructive in (True, False)
+    Draft202012Validator.check_schema(tool.input_schema)
+    Draft202012Validator.check_schema(tool.output_schema)
+    assert tool.input_schema["type"] == "object" and tool.output_schema["type"] == "object"
+    for name, spec in tool.input_schema.get("properties", {}).items():
+        assert spec.get("description"), f"parameter {name} of {tool.name} has no description"
+    tool.input.model_validate(tool.example)  # the documented example call is valid
+
+
+@pytest.mark.parametrize("tool", TOOLS, ids=lambda t: t.name)
+def test_limits_follow_the_envelope_families(tool) -> None:
+    limit = tool.input_schema.get("properties", {}).get("limit")
+    if limit is None:
+        return
+    assert (limit["default"], limit["maximum"]) in {(10, 50), (20, 100)}
+    assert limit["minimum"] == 1
+    assert {"count", "total", "results", "hint"} <= set(tool.output_schema["properties"])
+
+
+def test_docs_tools_md_is_current() -> None:
+    committed = (ROOT / "docs" / "TOOLS.md").read_text(encoding="utf-8")
+    assert committed == render_all(), "docs/TOOLS.md is stale: run `sap-devs tools docs`"
+
+
+def test_docs_cover_every_tool_parameter_and_environment() -> None:
+    text = render_all()
+    for tool in TOOLS:
+        assert f"### `{tool.name}`" in text
+        for param in tool.input_schema.get("properties", {}):
+            assert f"| `{param}` |" in text
+    assert "any (no SAP system needed)" in text

@@ -1,0 +1,58 @@
+"""``sap-devs mcp serve`` as a real subprocess over stdio, the way AI clients start it."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters
+
+pytestmark = pytest.mark.anyio
+
+
+def server_env(home: Path) -> dict[str, str]:
+    env = dict(os.environ)
+    env.update(
+        SAP_DEVS_CONFIG_DIR=str(home / "config"),
+        SAP_DEVS_CACHE_DIR=str(home / "cache"),
+        SAP_DEVS_DATA_DIR=str(home / "data"),
+    )
+    return env
+
+
+@pytest.mark.parametrize("mode", ["legacy", "auto"])
+async def test_stdio_round_trip(tmp_path: Path, mode: str) -> None:
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "sap_devs", "mcp", "serve", "--profile", "cap-developer"],
+        env=server_env(tmp_path),
+        cwd=str(tmp_path),
+    )
+    async with Client(params, mode=mode) as client:
+        tools = (await client.list_tools()).tools
+        assert {"get_known_errors", "get_context", "check_project"} <= {t.name for t in tools}
+        result = await client.call_tool("get_context", {"verbosity": "minimal"})
+        assert not result.is_error
+        assert result.structured_content["packs"][:2] == ["base", "cap"], "the profile orders the packs"
+        project = await client.call_tool("check_project", {})
+        assert project.structured_content["path"] == str(tmp_path.resolve())
+
+
+def test_unknown_profile_fails_fast_with_a_clear_message(tmp_path: Path) -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "sap_devs", "mcp", "serve", "--profile", "nope"],
+        env=server_env(tmp_path),
+        cwd=tmp_path,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 2
+    assert proc.stdout == "", "stdout belongs to the protocol"
+    assert "Unknown profile 'nope'" in proc.stderr and "cap-developer" in proc.stderr
+    assert "Traceback" not in proc.stderr
