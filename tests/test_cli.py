@@ -87,3 +87,34 @@ def test_tools_docs_check_and_write(tmp_path: Path) -> None:
 def test_unknown_environment(tmp_path: Path) -> None:
     proc = run("tools", "list", "--environment", "mainframe", cwd=tmp_path, home=tmp_path)
     assert proc.returncode == 2 and "Unknown SAP system environment 'mainframe'" in proc.stderr
+
+
+def test_content_validate_reports_every_problem_with_file_line_and_field(tmp_path: Path) -> None:
+    pack = tmp_path / "company" / "packs" / "acme"
+    pack.mkdir(parents=True)
+    (pack / "pack.yaml").write_text("id: acme\nname: ACME\ndescription: Company rules\ntags: [acme]\nwieght: 3\n")
+    (pack / "resources.yaml").write_text(
+        "- id: acme/wiki\n  title: Wiki\n  url: https://wiki.acme.example/a\n  type: official-docs\n"
+        "- id: acme/b\n  title: B\n  url: http://insecure.example\n  type: docs\n"
+    )
+    (pack / "resource.yml").write_text("")
+    proc = run("content", "validate", str(tmp_path / "company"), cwd=tmp_path, home=tmp_path)
+    assert proc.returncode == 1
+    out = proc.stdout
+    assert "pack.yaml: field 'wieght': unknown field" in out
+    assert "resources.yaml: line 5, item 2 (id 'acme/b'): field 'url'" in out and "https://" in out
+    assert "item 2 (id 'acme/b'): field 'type'" in out
+    assert "resource.yml: not a pack file. Did you mean resources.yaml?" in out
+    assert "2 error(s)" in out and "Traceback" not in proc.stderr
+
+
+def test_content_validate_passes_a_good_pack_with_host_warning(tmp_path: Path) -> None:
+    pack = tmp_path / "acme"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text("id: acme\nname: ACME\ndescription: Company rules\ntags: [acme]\n")
+    (pack / "resources.yaml").write_text(
+        "- id: acme/wiki\n  title: Wiki\n  url: https://wiki.acme.example/a\n  type: official-docs\n"
+    )
+    proc = run("content", "validate", str(pack), cwd=tmp_path, home=tmp_path)
+    assert proc.returncode == 0, proc.stdout
+    assert "WARNING" in proc.stdout and "wiki.acme.example" in proc.stdout and "0 error(s), 1 warning(s)" in proc.stdout

@@ -56,3 +56,30 @@ def test_unknown_profile_fails_fast_with_a_clear_message(tmp_path: Path) -> None
     assert proc.stdout == "", "stdout belongs to the protocol"
     assert "Unknown profile 'nope'" in proc.stderr and "cap-developer" in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX only")
+def test_ready_line_on_a_terminal(tmp_path: Path) -> None:
+    import pty
+    import select
+
+    master, slave = pty.openpty()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "sap_devs", "mcp", "serve"],
+        stdin=slave,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=server_env(tmp_path),
+        cwd=tmp_path,
+    )
+    try:
+        assert proc.stderr is not None
+        ready, _, _ = select.select([proc.stderr], [], [], 60)
+        assert ready, "no line on stderr within 60 s"
+        line = proc.stderr.readline().decode()
+        assert "ready on stdio with" in line and "tools" in line and "sap-devs mcp serve" in line
+    finally:
+        proc.kill()
+        proc.wait(timeout=10)
+        os.close(master)
+        os.close(slave)

@@ -240,3 +240,12 @@ async def test_empty_folder_says_no_sap_project(bundled_ctx, tmp_path) -> None:
     (tmp_path / "empty").mkdir()
     out = await ok("check_project", {"path": str(tmp_path / "empty")}, bundled_ctx)
     assert out["detection"]["types"] == [] and "No SAP project markers" in out["findings"]["hint"]
+
+
+async def test_cap_project_without_gitignore_entry_gets_a_preventive_warning(bundled_ctx, tmp_path) -> None:
+    root = cap_project(tmp_path / "app")
+    (root / ".gitignore").write_text("node_modules/\n")
+    out = await ok("check_project", {"path": str(root)}, bundled_ctx)
+    warnings = [f for f in out["findings"]["results"] if f["file"] == ".gitignore"]
+    assert len(warnings) == 1 and warnings[0]["severity"] == "warning"
+    assert "default-env.json" in warnings[0]["message"]

@@ -51,11 +51,17 @@ class _Reader:
     def __init__(self, root: Path) -> None:
         self.root = root
         self.findings: list[Finding] = []
+        self._texts: dict[Path, str | None] = {}
 
     def rel(self, path: Path) -> str:
         return path.relative_to(self.root).as_posix()
 
     def text(self, path: Path) -> str | None:
+        if path not in self._texts:
+            self._texts[path] = self._read(path)
+        return self._texts[path]
+
+    def _read(self, path: Path) -> str | None:
         if not path.is_file():
             return None
         try:
@@ -245,6 +251,16 @@ def _cap_findings(
                     file="package.json",
                 )
             )
+    if not (root / "default-env.json").is_file() and not _ignored_by_git(root, reader, "default-env.json"):
+        out.append(
+            Finding(
+                "security",
+                "warning",
+                ".gitignore does not list default-env.json, the usual place for local service credentials.",
+                fix="Add 'default-env.json' to .gitignore before anyone creates one.",
+                file=".gitignore",
+            )
+        )
     scripts = pkg.get("scripts") if isinstance(pkg.get("scripts"), dict) else {}
     if not scripts.get("lint"):
         out.append(

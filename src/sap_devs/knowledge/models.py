@@ -5,11 +5,22 @@ from __future__ import annotations
 import datetime as dt
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator
 
 PACK_ID = r"^[a-z][a-z0-9-]*$"
 ITEM_ID = r"^[a-z][a-z0-9-]*/[a-z0-9][a-z0-9-]*$"
-HttpsUrl = Annotated[str, Field(pattern=r"^https://\S+$")]
+
+
+def _https(value: str) -> str:
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(value)
+    if parts.scheme != "https" or not parts.netloc or any(c.isspace() for c in value):
+        raise ValueError(f"must be an absolute https:// URL, got {value!r}")
+    return value
+
+
+HttpsUrl = Annotated[str, AfterValidator(_https)]
 Tag = Annotated[str, Field(min_length=1, max_length=40)]
 
 ResourceType = Literal["official-docs", "sample", "community", "tutorial", "blog", "tool", "api", "video"]

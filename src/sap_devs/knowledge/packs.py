@@ -65,30 +65,55 @@ def _read_markdown(path: Path) -> str:
         raise ContentError(str(path), f"not UTF-8 text ({exc.reason})") from None
 
 
-def load_pack(folder: Path, *, layer: str = "bundled") -> Pack:
-    """Read and validate ``folder``; any problem raises ContentError naming the file and field."""
-    meta_path = folder / "pack.yaml"
-    if not meta_path.is_file():
-        raise ContentError(str(meta_path), "missing: every pack folder needs a pack.yaml")
-    meta = validate_mapping(PackMeta, read_yaml(meta_path), meta_path)
-    if meta.id != folder.name:
-        raise ContentError(str(meta_path), f"field 'id': {meta.id!r} must match the folder name {folder.name!r}")
-    pack = Pack(meta=meta, layer=layer, path=folder)
+KNOWN_FILES = frozenset({"pack.yaml", "context.md", "constraints.md", "tips.md", *LIST_FILES})
 
-    context = folder / "context.md"
-    if context.is_file():
-        pack.context = parse_sections(_read_markdown(context), source=str(context))
-    constraints = folder / "constraints.md"
-    if constraints.is_file():
-        pack.constraints = parse_sections(_read_markdown(constraints), source=str(constraints))
+
+def load_pack(folder: Path, *, layer: str = "bundled", problems: list[ContentError] | None = None) -> Pack:
+    """Read and validate ``folder``; any problem raises ContentError naming the file and field.
+
+    With ``problems`` given, every file is still checked and each problem is appended there
+    instead of raised, which is what ``sap-devs content validate`` reports.
+    """
+
+    def attempt(read: Any) -> Any:
+        try:
+            return read()
+        except ContentError as exc:
+            if problems is None:
+                raise
+            problems.append(exc)
+            return None
+
+    meta_path = folder / "pack.yaml"
+
+    def read_meta() -> PackMeta:
+        if not meta_path.is_file():
+            raise ContentError(str(meta_path), "missing: every pack folder needs a pack.yaml")
+        meta = validate_mapping(PackMeta, read_yaml(meta_path), meta_path)
+        if meta.id != folder.name:
+            raise ContentError(str(meta_path), f"field 'id': {meta.id!r} must match the folder name {folder.name!r}")
+        return meta
+
+    meta = attempt(read_meta)
+    pack = Pack(
+        meta=meta or PackMeta(id="invalid", name=folder.name, description="(pack.yaml invalid)"),
+        layer=layer,
+        path=folder,
+    )
+    for name, attr in (("context.md", "context"), ("constraints.md", "constraints")):
+        path = folder / name
+        if path.is_file():
+            sections = attempt(lambda path=path: parse_sections(_read_markdown(path), source=str(path)))
+            if sections is not None:
+                setattr(pack, attr, sections)
     tips = folder / "tips.md"
     if tips.is_file():
-        pack.tips = parse_tips(_read_markdown(tips), pack_id=meta.id, source=str(tips))
-
+        pack.tips = attempt(lambda: parse_tips(_read_markdown(tips), pack_id=folder.name, source=str(tips))) or []
     for name, (attr, model) in LIST_FILES.items():
         path = folder / name
         if path.is_file():
-            setattr(pack, attr, validate_list(model, read_yaml(path), path))
+            items = attempt(lambda path=path, model=model: validate_list(model, read_yaml(path), path))
+            setattr(pack, attr, items or [])
     return pack
 
 

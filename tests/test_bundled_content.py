@@ -1,0 +1,53 @@
+"""Quality gates for the bundled knowledge: valid, linked to official hosts, findable, layered by verbosity."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+import pytest
+
+from sap_devs.core import paths
+from sap_devs.knowledge.base import KnowledgeBase
+from sap_devs.knowledge.queries import find_known_errors
+from sap_devs.knowledge.validate import validate_path
+from tests.conftest import bundled_layer
+
+KB = KnowledgeBase.load(layers=[bundled_layer()])
+BASELINE = paths.bundled_root() / "knowledge" / "data" / "tutorials-baseline.json"
+
+
+def test_bundled_packs_and_profiles_validate_without_errors_or_warnings() -> None:
+    report = validate_path(paths.bundled_root())
+    assert report.problems == [], "\n".join(str(p) for p in report.problems)
+    assert set(report.packs) == set(KB.pack_ids)
+
+
+@pytest.mark.parametrize("kind", ["resources", "known_errors", "samples", "tools", "event_instances"])
+def test_ids_are_unique_across_packs(kind: str) -> None:
+    counts = Counter(item.id for pack in KB.packs for item in getattr(pack, kind))
+    assert [i for i, n in counts.items() if n > 1] == []
+
+
+def test_tutorial_slugs_exist_in_the_bundled_tutorial_index() -> None:
+    known = {t["slug"] for t in json.loads(BASELINE.read_text(encoding="utf-8"))["tutorials"]}
+    missing = [(p.id, t.slug) for p in KB.packs for t in p.tutorials if t.slug not in known]
+    assert missing == []
+    featured = [t for p in KB.packs for t in p.tutorials if t.featured]
+    assert featured, "packs feature tutorials"
+
+
+@pytest.mark.parametrize("entry", [e for p in KB.packs for e in p.known_errors], ids=lambda e: e.id)
+def test_every_known_error_is_found_by_its_own_pattern(entry) -> None:
+    top = [e.id for _, e in find_known_errors(KB, entry.pattern)[:3]]
+    assert entry.id in top
+
+
+@pytest.mark.parametrize("pack", KB.packs, ids=lambda p: p.id)
+def test_context_grows_with_verbosity(pack) -> None:
+    minimal, standard, full = (pack.context.at(v) for v in ("minimal", "standard", "full"))
+    assert minimal, "minimal is a short orientation"
+    assert len(minimal) < len(standard) <= len(full)
+    if not pack.meta.base:
+        assert len(minimal) < len(standard) < len(full), "full adds the extended reference"
+    assert len(minimal) < 3000, "minimal stays short (~200-300 tokens)"
