@@ -1,0 +1,199 @@
+"""The one way sap-devs talks HTTP: allowed hosts only, bounded time and size, honest errors.
+
+Every request names sap-devs in its User-Agent, gives up after connect/read timeouts, refuses
+bodies over a size cap, follows redirects only to allowed hosts, and during ``sync`` retries
+429 and 5xx answers with backoff (honouring Retry-After). Errors never contain credentials:
+query values such as API keys are masked.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit, urlunsplit
+
+import httpx
+
+from sap_devs import package_version
+from sap_devs.core.errors import SapDevsError
+
+log = logging.getLogger(__name__)
+
+LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})
+_SECRET_PARAMS = frozenset({"key", "api_key", "apikey", "token", "access_token", "client_secret", "password", "sig"})
+_MAX_REDIRECTS = 5
+_MAX_RETRY_AFTER = 30.0
+
+
+class FetchError(SapDevsError):
+    """A request that did not produce a usable answer; ``retryable`` says whether trying later may help."""
+
+    def __init__(self, message: str, *, retryable: bool = True, status: int | None = None) -> None:
+        super().__init__(message)
+        self.retryable = retryable
+        self.status = status
+
+
+def redact(url: str) -> str:
+    parts = urlsplit(url)
+    query = [
+        (k, "***" if k.lower() in _SECRET_PARAMS else v) for k, v in parse_qsl(parts.query, keep_blank_values=True)
+    ]
+    netloc = parts.hostname or ""
+    if parts.port:
+        netloc += f":{parts.port}"
+    return urlunsplit((parts.scheme, netloc, parts.path, urlencode(query, safe="*/:'(),"), ""))
+
+
+@dataclass(frozen=True)
+class Policy:
+    allowed_hosts: frozenset[str]
+    connect_timeout: float = 5.0
+    read_timeout: float = 10.0
+    max_bytes: int = 5 * 1024 * 1024
+    retries: int = 0
+    backoff: float = 1.0
+    headers: dict[str, str] = field(default_factory=dict)
+
+    def check(self, url: str) -> None:
+        parts = urlsplit(url)
+        host = (parts.hostname or "").lower()
+        if parts.scheme not in ("https", "http") or not host:
+            raise FetchError(f"refusing {redact(url)}: only http(s) URLs can be fetched", retryable=False)
+        if parts.scheme == "http" and host not in LOOPBACK:
+            raise FetchError(f"refusing {redact(url)}: only https is allowed", retryable=False)
+        if parts.username or parts.password:
+            raise FetchError(f"refusing {redact(url)}: credentials in URLs are not allowed", retryable=False)
+        if host not in self.allowed_hosts:
+            raise FetchError(f"refusing {redact(url)}: host '{host}' is not an allowed source", retryable=False)
+
+
+@dataclass(frozen=True)
+class Response:
+    url: str
+    status: int
+    headers: httpx.Headers
+    content: bytes
+
+    def text(self) -> str:
+        return self.content.decode("utf-8", errors="replace")
+
+    def json(self) -> Any:
+        try:
+            return json.loads(self.content)
+        except ValueError as exc:
+            raise FetchError(
+                f"{redact(self.url)} returned invalid or truncated JSON ({exc})", retryable=True, status=self.status
+            ) from None
+
+
+def user_agent() -> str:
+    return f"sap-devs/{package_version()} (+https://pypi.org/project/sap-devs/)"
+
+
+class Http:
+    """An async HTTP session bound to one Policy; use ``async with Http(policy) as http``."""
+
+    def __init__(self, policy: Policy, *, transport: httpx.AsyncBaseTransport | None = None) -> None:
+        self.policy = policy
+        self._client = httpx.AsyncClient(
+            timeout=httpx.Timeout(policy.read_timeout, connect=policy.connect_timeout),
+            follow_redirects=False,
+            headers={"User-Agent": user_agent(), **policy.headers},
+            transport=transport,
+            trust_env=True,
+        )
+
+    async def __aenter__(self) -> Http:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self._client.aclose()
+
+    async def request(
+        self,
+        method: str,
+        url: str,
+        *,
+        headers: dict[str, str] | None = None,
+        content: bytes | str | None = None,
+        ok: tuple[int, ...] = (200,),
+    ) -> Response:
+        attempt = 0
+        while True:
+            try:
+                response = await self._once(method, url, headers=headers, content=content)
+            except FetchError as exc:
+                if not exc.retryable or attempt >= self.policy.retries or exc.status is not None:
+                    raise
+                delay = self.policy.backoff * 2**attempt
+            else:
+                if response.status in ok:
+                    return response
+                retryable = response.status == 429 or response.status >= 500
+                error = FetchError(
+                    f"{method} {redact(url)} answered HTTP {response.status}",
+                    retryable=retryable,
+                    status=response.status,
+                )
+                if not retryable or attempt >= self.policy.retries:
+                    raise error
+                delay = self._retry_after(response) or self.policy.backoff * 2**attempt
+            attempt += 1
+            log.info("retrying %s %s in %.1fs (attempt %d)", method, redact(url), delay, attempt + 1)
+            await asyncio.sleep(delay)
+
+    async def get(self, url: str, *, headers: dict[str, str] | None = None, ok: tuple[int, ...] = (200,)) -> Response:
+        return await self.request("GET", url, headers=headers, ok=ok)
+
+    @staticmethod
+    def _retry_after(response: Response) -> float | None:
+        value = response.headers.get("retry-after")
+        if value is None:
+            return None
+        try:
+            return min(max(float(value), 0.0), _MAX_RETRY_AFTER)
+        except ValueError:
+            return None
+
+    async def _once(
+        self, method: str, url: str, *, headers: dict[str, str] | None, content: bytes | str | None
+    ) -> Response:
+        for _ in range(_MAX_REDIRECTS + 1):
+            self.policy.check(url)
+            try:
+                async with self._client.stream(method, url, headers=headers, content=content) as raw:
+                    if raw.is_redirect and "location" in raw.headers:
+                        url = urljoin(url, raw.headers["location"])
+                        if raw.status_code in (301, 302, 303):
+                            method, content = "GET", None
+                        continue
+                    body = await self._read_capped(raw, url)
+                    return Response(url=url, status=raw.status_code, headers=raw.headers, content=body)
+            except httpx.TimeoutException:
+                raise FetchError(f"{method} {redact(url)} timed out", retryable=True) from None
+            except httpx.TransportError as exc:
+                raise FetchError(
+                    f"{method} {redact(url)} failed: {type(exc).__name__}: {exc}", retryable=True
+                ) from None
+        raise FetchError(f"{method} {redact(url)}: too many redirects", retryable=False)
+
+    async def _read_capped(self, raw: httpx.Response, url: str) -> bytes:
+        declared = raw.headers.get("content-length")
+        if declared and declared.isdigit() and int(declared) > self.policy.max_bytes:
+            raise FetchError(
+                f"{redact(url)} is {int(declared)} bytes, over the {self.policy.max_bytes} byte limit", retryable=False
+            )
+        chunks: list[bytes] = []
+        size = 0
+        async for chunk in raw.aiter_bytes():
+            size += len(chunk)
+            if size > self.policy.max_bytes:
+                raise FetchError(
+                    f"{redact(url)} is larger than the {self.policy.max_bytes} byte limit", retryable=False
+                )
+            chunks.append(chunk)
+        return b"".join(chunks)
