@@ -37,7 +37,7 @@ def test_limits_follow_the_envelope_families(tool) -> None:
     limit = tool.input_schema.get("properties", {}).get("limit")
     if limit is None:
         return
-    assert (limit["default"], limit["maximum"]) in {(10, 50), (20, 100)}
+    assert (limit["default"], limit["maximum"]) in {(10, 50), (20, 100), (5, 50)}
     assert limit["minimum"] == 1
     assert {"count", "total", "results", "hint"} <= set(tool.output_schema["properties"])
 

@@ -30,6 +30,9 @@ INVALID_ARGS: dict[str, dict[str, Any]] = {
     "check_tools": {"limit": 1000},
     "check_project": {"path": "relative/path"},
     "search_events": {"scope": "galactic"},
+    "search_tutorials": {"query": "cap", "level": "expert"},
+    "get_recent_news": {"limit": 51},
+    "search_discovery": {"query": "hana", "type": "planets"},
 }
 
 

@@ -21,6 +21,9 @@ EXPECTED_TOOLS = {
     "check_tools",
     "check_project",
     "search_events",
+    "search_tutorials",
+    "get_recent_news",
+    "search_discovery",
 }
 
 

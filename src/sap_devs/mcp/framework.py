@@ -42,6 +42,7 @@ class ToolInput(BaseModel):
 
 SEARCH_LIMIT = (10, 50)
 LIST_LIMIT = (20, 100)
+NEWS_LIMIT = (5, 50)  # newest-first feeds: a handful is what an answer needs
 
 
 def limit_field(kind: tuple[int, int], noun: str) -> Any:
@@ -85,10 +86,13 @@ class Envelope(ToolOutput, Generic[ItemT]):
         query: str | None = None,
         hint: str | None = None,
         total: int | None = None,
+        refine_hint: bool = True,
     ) -> Envelope[Any]:
         """Cut ``items`` to ``limit`` and add the standard hint (seed 000, change 2) unless one is given.
 
-        ``total`` is for callers that cut the list themselves before producing the items.
+        ``total`` is for callers that cut the list themselves before producing the items;
+        ``refine_hint=False`` drops the "refine your query" advice for lists that are meant to be cut
+        (newest first, for example).
         """
         total = len(items) if total is None else total
         shown = items[:limit]
@@ -97,9 +101,15 @@ class Envelope(ToolOutput, Generic[ItemT]):
                 hint = f"No {entity} matched '{query}'. Try broader terms."
             elif total == 0:
                 hint = f"No {entity} available."
-            elif len(shown) < total:
+            elif len(shown) < total and refine_hint:
                 hint = f"Showing {len(shown)} of {total} {entity}. Refine your query for better results."
         return cls(count=len(shown), total=total, results=shown, hint=hint)
+
+    def add_note(self, note: str | None) -> Envelope[ItemT]:
+        """Append a note (where the data came from, how old it is) to the hint."""
+        if note:
+            self.hint = f"{self.hint} {note}" if self.hint else note
+        return self
 
 
 @dataclass(frozen=True)

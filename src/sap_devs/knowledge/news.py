@@ -1,0 +1,46 @@
+"""SAP Developer News episodes (weekly show on the SAP Developers YouTube channel) with their community posts."""
+
+from __future__ import annotations
+
+import datetime as dt
+from functools import lru_cache
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from sap_devs.knowledge.snapshot import Snapshot, bundled_json, from_cache_or_baseline
+
+CACHE_NAME = "news/episodes"
+TTL = dt.timedelta(hours=2)
+
+
+class Episode(BaseModel):
+    id: str
+    title: str
+    url: str
+    published: str  # RFC 3339
+    description: str = ""
+    community_url: str | None = None
+    community_title: str | None = None
+
+
+def parse(records: Any) -> list[Episode]:
+    if not isinstance(records, list):
+        raise ValueError("news cache is not a list")
+    out = []
+    for record in records:
+        try:
+            out.append(Episode.model_validate(record))
+        except ValidationError:
+            continue
+    return sorted(out, key=lambda e: e.published, reverse=True)
+
+
+@lru_cache(maxsize=1)
+def _baseline() -> tuple[list[Episode], str]:
+    data = bundled_json("news-baseline.json")
+    return parse(data["episodes"]), data["data_as_of"]
+
+
+def load() -> Snapshot[Episode]:
+    return from_cache_or_baseline(CACHE_NAME, TTL, parse, _baseline)

@@ -1,0 +1,57 @@
+"""Where a live-data answer came from (fresh cache, stale cache, or the bundled baseline) and what to say about it."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, Generic, Literal, TypeVar
+
+from sap_devs.core import cache, paths
+
+T = TypeVar("T")
+Origin = Literal["cache", "baseline"]
+DATA_DIR = paths.bundled_root() / "knowledge" / "data"
+
+
+@dataclass(frozen=True)
+class Snapshot(Generic[T]):
+    items: list[T]
+    origin: Origin
+    as_of: str  # a date for baselines, an age such as "3 h" for caches
+    stale: bool = False
+
+    def hint(self, what: str) -> str | None:
+        if self.origin == "baseline":
+            return (
+                f"Answered from the {what} snapshot bundled with sap-devs (data as of {self.as_of}); "
+                "run `sap-devs sync` for current data."
+            )
+        if self.stale:
+            return f"The cached {what} is {self.as_of} old; run `sap-devs sync` to refresh it."
+        return None
+
+
+@lru_cache(maxsize=8)
+def bundled_json(name: str) -> Any:
+    return json.loads((DATA_DIR / name).read_text(encoding="utf-8"))
+
+
+def from_cache_or_baseline(
+    cache_name: str,
+    ttl: dt.timedelta,
+    parse: Any,
+    baseline: Any,
+) -> Snapshot[Any]:
+    """``parse(data)`` turns cached JSON into items; ``baseline()`` returns (items, as_of) when no cache is usable."""
+    cached = cache.read(cache_name)
+    if cached is not None:
+        try:
+            items = parse(cached.data)
+        except (TypeError, ValueError, KeyError):
+            items = None
+        if items:
+            return Snapshot(items, "cache", cached.age_text(), stale=not cached.fresh(ttl))
+    items, as_of = baseline()
+    return Snapshot(items, "baseline", as_of)

@@ -1,0 +1,74 @@
+"""The developers.sap.com tutorial index: synced cache first, bundled snapshot otherwise."""
+
+from __future__ import annotations
+
+import datetime as dt
+from functools import lru_cache
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from sap_devs.knowledge.snapshot import Snapshot, bundled_json, from_cache_or_baseline
+from sap_devs.search import Field, rank
+
+CACHE_NAME = "tutorials/index"
+TTL = dt.timedelta(days=7)
+LEVELS = ("beginner", "intermediate", "advanced")
+
+
+class Tutorial(BaseModel):
+    slug: str
+    title: str
+    description: str | None = None
+    tags: list[str] = []
+    primary_tag: str | None = None
+    level: str | None = None
+    time_minutes: int | None = None
+    steps: int | None = None
+    url: str
+    repo: str | None = None
+    live: bool = True
+    metadata: bool = True
+
+    def tag_words(self) -> str:
+        # "software-product-function>sap-cloud-application-programming-model" -> the readable parts
+        return " ".join(t.split(">", 1)[-1].replace("-", " ") for t in self.tags)
+
+
+def _parse(records: Any) -> list[Tutorial]:
+    if not isinstance(records, list):
+        raise ValueError("tutorial index is not a list")
+    out = []
+    for record in records:
+        try:
+            out.append(Tutorial.model_validate(record))
+        except ValidationError:
+            continue  # one bad record must not hide the rest of the index
+    return out
+
+
+@lru_cache(maxsize=1)
+def _baseline() -> tuple[list[Tutorial], str]:
+    data = bundled_json("tutorials-baseline.json")
+    return _parse(data["tutorials"]), data["data_as_of"]
+
+
+def load_index() -> Snapshot[Tutorial]:
+    return from_cache_or_baseline(CACHE_NAME, TTL, _parse, _baseline)
+
+
+def search(
+    index: list[Tutorial], query: str, *, level: str | None = None, include_drafts: bool = False
+) -> list[Tutorial]:
+    records = [t for t in index if (level is None or t.level == level) and (t.live or include_drafts)]
+    return rank(
+        query,
+        records,
+        [Field("title", 3.0), Field("slug", 2.0), Field("tags", 1.5), Field("description", 1.0)],
+        lambda t: {
+            "title": t.title,
+            "slug": t.slug.replace("-", " "),
+            "tags": t.tag_words(),
+            "description": t.description or "",
+        },
+    )

@@ -1,0 +1,1 @@
+"""Tools over SAP Discovery Center: BTP services and missions."""

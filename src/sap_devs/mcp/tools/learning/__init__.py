@@ -1,0 +1,1 @@
+"""Tools over SAP learning content: developers.sap.com tutorials and learning.sap.com journeys."""

@@ -1,0 +1,73 @@
+"""search_tutorials: hands-on developers.sap.com tutorials for a topic."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from sap_devs.knowledge import tutorials
+from sap_devs.mcp.framework import SEARCH_LIMIT, Envelope, Tool, ToolContext, ToolInput, limit_field
+
+
+class Input(ToolInput):
+    query: str = Field(
+        min_length=1,
+        description=(
+            "What the user wants to learn or do, e.g. 'deploy CAP application to Cloud Foundry', 'RAP draft', "
+            "'SAP Build Apps', 'HANA Cloud vector'."
+        ),
+    )
+    level: Literal["beginner", "intermediate", "advanced"] | None = Field(None, description="Only this level.")
+    limit: int = limit_field(SEARCH_LIMIT, "tutorials")
+
+
+class TutorialOut(BaseModel):
+    slug: str
+    title: str
+    url: str
+    description: str | None = None
+    level: str | None = None
+    time_minutes: int | None = Field(None, description="Estimated time to complete.")
+    steps: int | None = None
+    tags: list[str] = Field(default_factory=list)
+
+
+Output = Envelope[TutorialOut]
+
+
+async def handle(params: Input, ctx: ToolContext) -> Output:
+    snapshot = tutorials.load_index()
+    hits = tutorials.search(snapshot.items, params.query, level=params.level)
+    items = [
+        TutorialOut(
+            slug=t.slug,
+            title=t.title,
+            url=t.url,
+            description=t.description,
+            level=t.level,
+            time_minutes=t.time_minutes,
+            steps=t.steps,
+            tags=t.tags,
+        )
+        for t in hits
+    ]
+    envelope = Output.build(items, limit=params.limit, entity="tutorials", query=params.query)
+    return envelope.add_note(snapshot.hint("tutorial index"))
+
+
+TOOL = Tool(
+    name="search_tutorials",
+    title="Search SAP developer tutorials",
+    description=(
+        "Search the 1,300+ hands-on tutorials of developers.sap.com (CAP, ABAP, Fiori/UI5, BTP, HANA Cloud, "
+        "Integration, SAP Build, mobile SDKs ...) and get title, level, time, steps and URL, best match first. "
+        "Use it when the user wants to learn something step by step or needs a guided walkthrough."
+    ),
+    category="learning",
+    input=Input,
+    output=Output,
+    handler=handle,
+    instruction="Use search_tutorials to recommend step-by-step developers.sap.com tutorials.",
+    example={"query": "deploy CAP application to Cloud Foundry", "limit": 5},
+)

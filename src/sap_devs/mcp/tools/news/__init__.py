@@ -1,0 +1,1 @@
+"""Tools over SAP Developer News."""
