@@ -51,3 +51,25 @@ def test_context_grows_with_verbosity(pack) -> None:
     if not pack.meta.base:
         assert len(minimal) < len(standard) < len(full), "full adds the extended reference"
     assert len(minimal) < 3000, "minimal stays short (~200-300 tokens)"
+
+
+def test_minimum_totals_across_packs() -> None:
+    def total(kind: str) -> int:
+        return sum(len(getattr(p, kind)) for p in KB.packs)
+
+    assert {"base", "cap", "abap", "btp", "fiori-ui5", "hana-cloud", "integration-suite", "build"} <= set(KB.pack_ids)
+    assert total("known_errors") >= 80
+    assert total("resources") >= 100
+    assert total("tips") >= 80
+    assert total("samples") >= 30
+    assert len({t.id for p in KB.packs for t in p.tools}) >= 15
+    expected = {"cap-developer", "abap-developer", "btp-developer", "fiori-developer", "integration-developer"}
+    assert expected <= set(KB.profiles)
+
+
+@pytest.mark.parametrize("profile", sorted(KB.profiles), ids=str)
+def test_profiles_name_existing_packs_and_tags_with_tips(profile: str) -> None:
+    prof = KB.profiles[profile]
+    assert {p.id for p in prof.packs} <= set(KB.pack_ids)
+    tags = {t for p in KB.packs for tip in p.tips for t in tip.tags}
+    assert set(prof.tip_tags) & tags, "at least one preferred tag has tips"

@@ -27,6 +27,7 @@ DOC_HOSTS = frozenset(
         "tools.hana.ondemand.com",
         "www.sap.com",
         "sap.github.io",
+        "ui5.github.io",  # UI5 CLI and tooling docs (UI5 organisation)
         "pages.community.sap.com",
         "events.sap.com",
         "account.hana.ondemand.com",

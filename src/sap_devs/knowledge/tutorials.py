@@ -36,6 +36,8 @@ class Tutorial(BaseModel):
 
 
 def _parse(records: Any) -> list[Tutorial]:
+    if isinstance(records, dict):  # a synced index: {"repos": ..., "tutorials": [...]}
+        records = records.get("tutorials")
     if not isinstance(records, list):
         raise ValueError("tutorial index is not a list")
     out = []

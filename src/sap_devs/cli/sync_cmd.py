@@ -1,0 +1,97 @@
+"""``sap-devs sync``: refresh the cached SAP data (tutorials, news ...) from the live sources."""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Any
+
+import typer
+
+from sap_devs.cli.common import fail, setup_logging
+
+STATUS_STYLE = {"ok": "green", "fresh": "green", "stale": "yellow", "failed": "red", "absent": "dim"}
+
+
+def _render(results: list[Any], *, title: str) -> None:
+    if not sys.stdout.isatty():
+        for r in results:
+            parts = [r.name, r.status]
+            if r.items is not None:
+                parts.append(f"{r.items} items")
+            if r.age:
+                parts.append(f"age {r.age}")
+            if r.seconds:
+                parts.append(f"{r.seconds:.1f}s")
+            if r.message:
+                parts.append(r.message)
+            typer.echo(" | ".join(parts))
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=title)
+    for col in ("source", "status", "items", "age", "time", "note"):
+        table.add_column(col)
+    for r in results:
+        style = STATUS_STYLE.get(r.status, "")
+        table.add_row(
+            r.title,
+            f"[{style}]{r.status}[/{style}]",
+            "" if r.items is None else str(r.items),
+            r.age or "",
+            f"{r.seconds:.1f}s" if r.seconds else "",
+            r.message or "",
+        )
+    Console().print(table)
+
+
+def run(sources: list[Any], bases: dict[str, str], *, force: bool) -> list[Any]:
+    """Run the sync with a progress display on a terminal and plain progress lines otherwise."""
+    import anyio
+
+    from sap_devs.knowledge.sync import run_sync
+
+    env = dict(os.environ)
+    if not sys.stderr.isatty():
+        for s in sources:
+            typer.echo(f"syncing {s.name} ...", err=True)
+        return anyio.run(lambda: run_sync(sources, bases=bases, env=env, force=force))
+
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn
+
+    with Progress(
+        SpinnerColumn(), TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), transient=True
+    ) as progress:
+        tasks = {s.name: progress.add_task(s.title, total=None) for s in sources}
+
+        def on_progress(name: str, done: int, total: int | None) -> None:
+            progress.update(tasks[name], completed=done, total=total)
+
+        return anyio.run(lambda: run_sync(sources, bases=bases, env=env, force=force, progress=on_progress))
+
+
+def sync(
+    force: bool = typer.Option(False, "--force", help="Fetch even sources whose cache is still fresh."),
+    only: list[str] = typer.Option(None, "--only", help="Sync only this source; repeat for more."),
+    show_status: bool = typer.Option(False, "--status", help="Show what is cached and how old it is; fetch nothing."),
+) -> None:
+    """Fetch the live SAP sources into the local cache (tutorials, news ...)."""
+    setup_logging()
+    from sap_devs.knowledge.sources import all_sources, default_bases
+    from sap_devs.knowledge.sync import status
+
+    sources = all_sources()
+    if only:
+        names = {s.name for s in sources}
+        unknown = [o for o in only if o not in names]
+        if unknown:
+            raise fail(f"Unknown source(s): {', '.join(unknown)}. Sources: {', '.join(sorted(names))}.")
+        sources = [s for s in sources if s.name in only]
+    if show_status:
+        _render(status(sources), title="sap-devs cache")
+        return
+    results = run(sources, default_bases(), force=force)
+    _render(results, title="sap-devs sync")
+    if results and all(r.status == "failed" for r in results):
+        raise typer.Exit(1)

@@ -1,0 +1,110 @@
+"""Syncing SAP Developer News: the YouTube playlist feed, matched with SAP Community posts."""
+
+from __future__ import annotations
+
+import datetime as dt
+import email.utils
+from difflib import SequenceMatcher
+from typing import Any
+
+from sap_devs.core.errors import SapDevsError
+from sap_devs.core.http import Http, Policy
+from sap_devs.core.xml import parse_xml
+from sap_devs.knowledge.news import CACHE_NAME, TTL
+from sap_devs.knowledge.sync import FetchContext, Source
+
+PLAYLIST_ID = "PL6RpkC85SLQAVBSQXN9522_1jNvPavBgg"  # SAP Developer News on the SAP Developers channel
+BASES = {"youtube": "https://www.youtube.com", "community": "https://community.sap.com"}
+HOSTS = frozenset({"www.youtube.com", "community.sap.com"})
+NS = {
+    "atom": "http://www.w3.org/2005/Atom",
+    "yt": "http://www.youtube.com/xml/schemas/2015",
+    "media": "http://search.yahoo.com/mrss/",
+}
+WINDOW = dt.timedelta(days=7)
+
+
+def parse_playlist(xml: bytes) -> list[dict[str, Any]]:
+    root = parse_xml(xml, source="YouTube playlist feed")
+    episodes = []
+    for entry in root.findall("atom:entry", NS):
+        video_id = entry.findtext("yt:videoId", default="", namespaces=NS)
+        title = entry.findtext("atom:title", default="", namespaces=NS).strip()
+        published = entry.findtext("atom:published", default="", namespaces=NS)
+        link = entry.find("atom:link[@rel='alternate']", NS)
+        url = link.get("href") if link is not None else f"https://www.youtube.com/watch?v={video_id}"
+        description = entry.findtext("media:group/media:description", default="", namespaces=NS)
+        if not (video_id and title and published):
+            continue
+        try:
+            dt.datetime.fromisoformat(published)
+        except ValueError:
+            continue  # one bad date must not sink the whole feed
+        episodes.append(
+            {"id": video_id, "title": title, "url": url, "published": published, "description": description.strip()}
+        )
+    return episodes
+
+
+def parse_community_rss(xml: bytes) -> list[dict[str, Any]]:
+    root = parse_xml(xml, source="SAP Community RSS feed")
+    posts = []
+    for item in root.iter("item"):
+        title = (item.findtext("title") or "").strip()
+        link = (item.findtext("link") or "").strip()
+        try:
+            published = email.utils.parsedate_to_datetime(item.findtext("pubDate") or "")
+        except (TypeError, ValueError):
+            continue
+        if title and link.startswith("https://community.sap.com/"):
+            posts.append({"title": title, "url": link, "published": published})
+    return posts
+
+
+def _similarity(a: str, b: str) -> int:
+    match = SequenceMatcher(None, a.lower(), b.lower()).find_longest_match()
+    return match.size
+
+
+def correlate(episodes: list[dict[str, Any]], posts: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each episode gets the unused post published within a week whose title shares the longest run."""
+    used: set[str] = set()
+    out = []
+    for episode in episodes:
+        when = dt.datetime.fromisoformat(episode["published"])
+        if when.tzinfo is None:
+            when = when.replace(tzinfo=dt.UTC)
+        candidates = [p for p in posts if p["url"] not in used and abs(p["published"] - when) <= WINDOW]
+        best = max(candidates, key=lambda p: _similarity(p["title"], episode["title"]), default=None)
+        enriched = dict(episode)
+        if best is not None:
+            used.add(best["url"])
+            enriched["community_url"] = best["url"]
+            enriched["community_title"] = best["title"]
+        out.append(enriched)
+    return out
+
+
+async def fetch(http: Http, ctx: FetchContext) -> list[dict[str, Any]]:
+    feed = await http.get(ctx.url("youtube", f"/feeds/videos.xml?playlist_id={PLAYLIST_ID}"))
+    episodes = parse_playlist(feed.content)
+    ctx.tick(1, 2)
+    try:
+        rss = await http.get(ctx.url("community", "/khhcw49343/rss/board?board.id=developer-news"))
+        posts = parse_community_rss(rss.content)
+    except SapDevsError as exc:  # posts only enrich the episodes; the episodes alone are still worth caching
+        ctx.note(f"SAP Community posts unavailable ({exc}); episodes saved without their posts")
+        posts = []
+    ctx.tick(2, 2)
+    return correlate(episodes, posts)
+
+
+SOURCE = Source(
+    name="news",
+    title="SAP Developer News",
+    cache_name=CACHE_NAME,
+    ttl=TTL,
+    policy=Policy(allowed_hosts=HOSTS, read_timeout=10.0, max_bytes=1024 * 1024, retries=2),
+    fetch=fetch,
+    budget=60.0,
+)

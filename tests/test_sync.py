@@ -1,0 +1,247 @@
+"""`sap-devs sync` against recorded responses on a loopback server: success, partial failure, total
+failure (previous caches untouched), and a sync killed half-way (every cache file still valid)."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from sap_devs.core import cache, paths
+from sap_devs.knowledge import news_sync, tutorials_sync
+from sap_devs.knowledge.sync import run_sync, status
+from tests.loopback import Loopback, Route
+
+pytestmark = pytest.mark.anyio
+RECORDED = Path(__file__).parent / "data" / "recorded"
+
+TUTORIAL_MD = """---
+parser: v2
+time: 15
+tags: [ tutorial>beginner, software-product-function>sap-cloud-application-programming-model ]
+primary_tag: software-product-function>sap-cloud-application-programming-model
+author_name: Test Author
+---
+
+# Deploy Your CAP App to Cloud Foundry
+<!-- description --> Build an MTA and deploy it with cf deploy.
+
+## You will learn
+- how to deploy
+
+---
+
+### Build the archive
+Run `mbt build`.
+
+```bash
+### not a step inside a fence
+```
+
+### Deploy
+Run `cf deploy`.
+"""
+
+
+def loopback_source(source, server: Loopback, **policy):
+    allowed = source.policy.allowed_hosts | {"127.0.0.1"}
+    return dataclasses.replace(source, policy=dataclasses.replace(source.policy, allowed_hosts=allowed, **policy))
+
+
+def bases_for(server: Loopback) -> dict[str, str]:
+    return {name: server.base for name in ("github_api", "github_raw", "youtube", "community")}
+
+
+@pytest.fixture
+def server():
+    with Loopback().running() as srv:
+        yield srv
+
+
+@pytest.fixture
+def two_repos(monkeypatch):
+    monkeypatch.setattr(tutorials_sync, "_known_repos", lambda: (["repo-a", "repo-b"], {"cap-deploy"}, {"old-draft"}))
+
+
+def serve_github(server: Loopback, *, sha_a: str = "sha-a1") -> None:
+    server.add("/repos/sap-tutorials/repo-a", body=json.dumps({"default_branch": "main"}).encode())
+    server.add("/repos/sap-tutorials/repo-b", body=json.dumps({"default_branch": "master"}).encode())
+    tree_a = {
+        "sha": sha_a,
+        "tree": [
+            {"path": "tutorials/cap-deploy/cap-deploy.md"},
+            {"path": "tutorials/cap-deploy/img/x.png"},
+            {"path": "tutorials/brand-new/brand-new.md"},
+            {"path": "README.md"},
+        ],
+    }
+    server.add("/repos/sap-tutorials/repo-a/git/trees/main", body=json.dumps(tree_a).encode())
+    tree_b = {"sha": "sha-b1", "tree": [{"path": "tutorials/old-draft/old-draft.md"}]}
+    server.add("/repos/sap-tutorials/repo-b/git/trees/master", body=json.dumps(tree_b).encode())
+    server.add("/sap-tutorials/repo-a/main/tutorials/cap-deploy/cap-deploy.md", body=TUTORIAL_MD.encode())
+    server.add("/sap-tutorials/repo-a/main/tutorials/brand-new/brand-new.md", body=b"---\ntitle: Brand New\n---\nBody")
+    server.add("/sap-tutorials/repo-b/master/tutorials/old-draft/old-draft.md", body=b"# Old draft\n")
+
+
+def serve_news(server: Loopback) -> None:
+    server.add(f"/feeds/videos.xml?playlist_id={news_sync.PLAYLIST_ID}", body=(RECORDED / "playlist.xml").read_bytes())
+    server.add("/khhcw49343/rss/board?board.id=developer-news", body=(RECORDED / "posts.xml").read_bytes())
+
+
+async def test_tutorials_sync_builds_the_index(server, two_repos) -> None:
+    serve_github(server)
+    source = loopback_source(tutorials_sync.SOURCE, server)
+    [result] = await run_sync([source], bases=bases_for(server), env={"GITHUB_TOKEN": "ghp_secret"})
+    assert result.status == "ok" and result.items == 3, result.message
+    data = cache.read("tutorials/index").data
+    by_slug = {r["slug"]: r for r in data["tutorials"]}
+    cap = by_slug["cap-deploy"]
+    assert cap["title"] == "Deploy Your CAP App to Cloud Foundry"
+    assert cap["description"] == "Build an MTA and deploy it with cf deploy."
+    assert (cap["level"], cap["time_minutes"], cap["steps"]) == ("beginner", 15, 2)
+    assert by_slug["brand-new"]["live"] is True and by_slug["old-draft"]["live"] is False
+    assert data["repos"]["repo-a"] == {"branch": "main", "sha": "sha-a1"}
+    api_calls = [r for r in server.requests if r.path.startswith("/repos/")]
+    assert all(r.headers.get("Authorization") == "Bearer ghp_secret" for r in api_calls)
+    raw_calls = [r for r in server.requests if r.path.startswith("/sap-tutorials/")]
+    assert all("Authorization" not in r.headers for r in raw_calls), "the token only goes to the API"
+
+
+async def test_unchanged_tree_reuses_records(server, two_repos) -> None:
+    serve_github(server)
+    source = loopback_source(tutorials_sync.SOURCE, server)
+    await run_sync([source], bases=bases_for(server), env={})
+    server.requests.clear()
+    [again] = await run_sync([source], bases=bases_for(server), env={}, force=True)
+    assert again.status == "ok" and again.items == 3
+    assert not [r for r in server.requests if r.path.startswith("/sap-tutorials/")], "no markdown refetched"
+
+
+async def test_one_failing_repo_keeps_its_previous_records(server, two_repos) -> None:
+    serve_github(server)
+    source = loopback_source(tutorials_sync.SOURCE, server)
+    await run_sync([source], bases=bases_for(server), env={})
+    server.routes["/repos/sap-tutorials/repo-b"] = [Route(status=500)]
+    [result] = await run_sync([source], bases=bases_for(server), env={}, force=True)
+    assert result.status == "ok" and result.items == 3
+    assert "repo-b" in (result.message or "")
+
+
+async def test_news_sync_correlates_episodes_and_posts(server) -> None:
+    serve_news(server)
+    source = loopback_source(news_sync.SOURCE, server)
+    [result] = await run_sync([source], bases=bases_for(server), env={})
+    assert result.status == "ok" and result.items == 2
+    episodes = {e["id"]: e for e in cache.read("news/episodes").data}
+    assert episodes["abc123"]["community_url"] == "https://community.sap.com/t5/developer-news/apr-11/ba-p/999"
+    assert "community_url" not in episodes["def456"], "the March post is more than a week away"
+
+
+async def test_news_without_community_posts_is_saved_with_a_note(server) -> None:
+    serve_news(server)
+    server.routes["/khhcw49343/rss/board?board.id=developer-news"] = [Route(status=503)]
+    [result] = await run_sync([loopback_source(news_sync.SOURCE, server)], bases=bases_for(server), env={})
+    assert result.status == "ok" and "SAP Community posts unavailable" in result.message
+
+
+@pytest.mark.parametrize(
+    "fault",
+    [
+        Route(status=500),
+        Route(status=429, headers={"Retry-After": "0"}),
+        Route(body=b"<feed><entry><title>cut off"),
+        Route(
+            body=b'<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;">]><feed>&lol2;</feed>'
+        ),
+        Route(body=b"{", delay=1.5),
+    ],
+    ids=["500", "429", "malformed-xml", "entity-bomb", "timeout"],
+)
+async def test_failing_sources_leave_previous_caches_byte_for_byte(
+    server, two_repos, fault: Route, bundled_ctx
+) -> None:
+    serve_github(server)
+    serve_news(server)
+    sources = [
+        loopback_source(tutorials_sync.SOURCE, server, read_timeout=0.5),
+        loopback_source(news_sync.SOURCE, server, read_timeout=0.5),
+    ]
+    await run_sync(sources, bases=bases_for(server), env={})
+    files = {name: cache.cache_file(name).read_bytes() for name in ("tutorials/index", "news/episodes")}
+    for path in list(server.routes):
+        server.routes[path] = [dataclasses.replace(fault)]
+    results = await run_sync(sources, bases=bases_for(server), env={}, force=True)
+    assert [r.status for r in results] == ["stale", "stale"], [r.message for r in results]
+    assert all("keeping the cached copy" in r.message for r in results)
+    for name, before in files.items():
+        assert cache.cache_file(name).read_bytes() == before
+    from tests.tools.test_knowledge_tools import ok
+
+    news = await ok("get_recent_news", {}, bundled_ctx)
+    assert news["results"][0]["url"] == "https://www.youtube.com/watch?v=abc123", "tools answer from the kept cache"
+
+
+async def test_first_sync_failure_is_failed_not_stale(server) -> None:
+    [result] = await run_sync([loopback_source(news_sync.SOURCE, server)], bases=bases_for(server), env={})
+    assert result.status == "failed" and "HTTP 404" in result.message
+    assert not cache.cache_file("news/episodes").exists()
+
+
+def test_status_reports_age_without_fetching() -> None:
+    cache.write("news/episodes", [{"id": "x"}])
+    rows = {r.name: r for r in status([news_sync.SOURCE, tutorials_sync.SOURCE])}
+    assert rows["news"].status == "fresh" and rows["news"].items == 1
+    assert rows["tutorials"].status == "absent"
+
+
+def test_sync_killed_half_way_leaves_every_cache_file_valid(tmp_path: Path) -> None:
+    """A real process syncs against a slow loopback server and is SIGKILLed mid-way, repeatedly."""
+    script = tmp_path / "sync_forever.py"
+    script.write_text(
+        textwrap.dedent(
+            f"""
+            import dataclasses, json, sys, anyio
+            sys.path.insert(0, {str(Path(__file__).resolve().parent.parent)!r})
+            from tests.loopback import Loopback, Route
+            from sap_devs.knowledge import news_sync
+            from sap_devs.knowledge.sync import run_sync
+            from sap_devs.core import cache
+            feed = open({str(RECORDED / "playlist.xml")!r}, "rb").read()
+            big = [dict(id=str(i), title="t" * 200, url="https://www.youtube.com/watch?v=" + str(i),
+                        published="2026-04-11T15:00:00+00:00") for i in range(20000)]
+            with Loopback().running() as srv:
+                srv.add(f"/feeds/videos.xml?playlist_id={{news_sync.PLAYLIST_ID}}", body=feed, delay=0.01)
+                srv.add("/khhcw49343/rss/board?board.id=developer-news", status=500)
+                source = dataclasses.replace(news_sync.SOURCE, policy=dataclasses.replace(
+                    news_sync.SOURCE.policy, allowed_hosts=frozenset({{"127.0.0.1"}}), retries=0))
+                bases = {{"youtube": srv.base, "community": srv.base}}
+                print("ready", flush=True)
+                while True:
+                    cache.write("tutorials/index", big)  # a large write the kill can interrupt
+                    anyio.run(lambda: run_sync([source], bases=bases, env={{}}, force=True))
+            """
+        )
+    )
+    env = dict(os.environ)
+    for attempt in range(5):
+        proc = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, env=env)
+        assert proc.stdout is not None and proc.stdout.readline().strip() == b"ready"
+        time.sleep(0.3 + attempt * 0.17)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=10)
+        root = paths.cache_dir()
+        files = [p for p in root.rglob("*") if p.is_file()]
+        for path in files:
+            if path.name.endswith(".tmp"):
+                continue  # an abandoned temp file is not a cache file; readers never open it
+            payload = json.loads(path.read_text(encoding="utf-8"))
+            assert payload["format"] == 1 and "data" in payload
+    assert cache.read("news/episodes") is not None and cache.read("tutorials/index") is not None
