@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import socket
 import textwrap
 from collections.abc import Callable
 from pathlib import Path
@@ -21,6 +22,32 @@ def isolated_dirs(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.
     monkeypatch.delenv("SAP_DEVS_PROFILE", raising=False)
     monkeypatch.delenv("SAP_SYSTEM_TYPE", raising=False)
     return home
+
+
+_real_connect = socket.socket.connect
+
+
+def _loopback_only(self: socket.socket, address: object) -> object:
+    host = address[0] if isinstance(address, tuple) else None
+    if host is not None and host not in ("127.0.0.1", "::1", "localhost"):
+        raise OSError(f"test tried to reach {address!r}: tests never touch the internet")
+    return _real_connect(self, address)  # type: ignore[arg-type]
+
+
+_real_getaddrinfo = socket.getaddrinfo
+
+
+def _resolve_loopback_only(host: object, *args: object, **kwargs: object) -> object:
+    if host not in (None, "127.0.0.1", "::1", "localhost", b"127.0.0.1", b"localhost"):
+        raise socket.gaierror(f"test tried to resolve {host!r}: tests never touch the internet")
+    return _real_getaddrinfo(host, *args, **kwargs)  # type: ignore[arg-type]
+
+
+@pytest.fixture(autouse=True)
+def no_internet(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Name lookups and connections to anything but loopback fail loudly inside the test process."""
+    monkeypatch.setattr(socket.socket, "connect", _loopback_only)
+    monkeypatch.setattr(socket, "getaddrinfo", _resolve_loopback_only)
 
 
 @pytest.fixture

@@ -164,3 +164,9 @@ def test_invalid_cache_names_are_rejected(tmp_path) -> None:
     for bad in ("../etc/passwd", "/abs", "UPPER", "a/../b"):
         with pytest.raises(ValueError):
             cache.cache_file(bad, tmp_path)
+
+
+async def test_the_test_suite_cannot_reach_the_internet() -> None:
+    async with Http(Policy(allowed_hosts=frozenset({"community.sap.com"}), read_timeout=1)) as http:
+        with pytest.raises(FetchError, match="tests never touch the internet"):
+            await http.get("https://community.sap.com/")

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 from jsonschema import Draft202012Validator
@@ -15,10 +17,12 @@ from sap_devs.mcp.framework import ToolContext
 from sap_devs.mcp.registry import Registry
 from sap_devs.mcp.server import build_server
 from tests.conftest import bundled_layer
+from tests.loopback import Loopback
 
 pytestmark = pytest.mark.anyio
 ERAS = ["legacy", "auto"]  # legacy = initialize handshake; auto = 2026-07-28 server/discover
 REGISTRY = Registry.default()
+RECORDED = Path(__file__).parent / "data" / "recorded"
 
 INVALID_ARGS: dict[str, dict[str, Any]] = {
     "list_packs": {"limit": 0},
@@ -33,12 +37,18 @@ INVALID_ARGS: dict[str, dict[str, Any]] = {
     "search_tutorials": {"query": "cap", "level": "expert"},
     "get_recent_news": {"limit": 51},
     "search_discovery": {"query": "hana", "type": "planets"},
+    "get_news_detail": {"community_url": "file:///etc/passwd"},
 }
 
 
 @pytest.fixture
 def server(tmp_path):
-    return build_server(REGISTRY, ToolContext(cwd=tmp_path, layers=[bundled_layer()]))
+    """The real server; SAP Community is a loopback server answering the get_news_detail example."""
+    example = REGISTRY.get("get_news_detail").example["community_url"]  # type: ignore[union-attr]
+    with Loopback().running() as community:
+        community.add(urlsplit(example).path, body=(RECORDED / "developer-news-post.html").read_bytes())
+        ctx = ToolContext(cwd=tmp_path, layers=[bundled_layer()], endpoints={"community": community.base})
+        yield build_server(REGISTRY, ctx)
 
 
 @pytest.mark.parametrize("mode", ERAS)
@@ -93,7 +103,7 @@ async def test_every_tool_with_invalid_arguments(server, mode: str) -> None:
             assert result.is_error, name
             assert result.structured_content is None
             text = result.content[0].text
-            assert text.startswith(f"Invalid arguments for {name}") or "must be absolute" in text, text
+            assert text.startswith(f"Invalid arguments for {name}") or "must be" in text, text
 
 
 @pytest.mark.parametrize("mode", ERAS)

@@ -24,6 +24,7 @@ EXPECTED_TOOLS = {
     "search_tutorials",
     "get_recent_news",
     "search_discovery",
+    "get_news_detail",
 }
 
 

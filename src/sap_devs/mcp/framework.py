@@ -143,6 +143,8 @@ class ToolContext:
     profile_id: str | None = None
     environment: Environment = "onprem"
     layers: list[Layer] | None = None
+    endpoints: dict[str, str] = field(default_factory=dict)
+    """Base URLs replacing the real SAP hosts (tests point them at loopback servers)."""
     _knowledge: KnowledgeBase | None = None
 
     @property
