@@ -38,6 +38,8 @@ INVALID_ARGS: dict[str, dict[str, Any]] = {
     "get_recent_news": {"limit": 51},
     "search_discovery": {"query": "hana", "type": "planets"},
     "get_news_detail": {"community_url": "file:///etc/passwd"},
+    "search_learning_journeys": {"query": ""},
+    "search_videos": {"limit": 0},
 }
 
 

@@ -25,6 +25,8 @@ EXPECTED_TOOLS = {
     "get_recent_news",
     "search_discovery",
     "get_news_detail",
+    "search_learning_journeys",
+    "search_videos",
 }
 
 

@@ -245,3 +245,49 @@ def test_sync_killed_half_way_leaves_every_cache_file_valid(tmp_path: Path) -> N
             payload = json.loads(path.read_text(encoding="utf-8"))
             assert payload["format"] == 1 and "data" in payload
     assert cache.read("news/episodes") is not None and cache.read("tutorials/index") is not None
+
+
+LEARNING_CATALOGUE = [
+    {
+        "Learning_object_ID": "LJ-1",
+        "Learning_type": "Learning Journey",
+        "Title": "Acquiring Core ABAP Skills",
+        "Description": "Learn  ABAP\\n basics.",
+        "Level": "Beginner",
+        "Duration_in_hours": "30.5",
+        "Role": "Developer, Consultant",
+        "LSC_product": "ABAP Platform",
+        "Direct_link": {"hyperlink": "https://learning.sap.com/learning-journeys/acquiring-core-abap-skills"},
+    },
+    {
+        "Learning_type": "Course",
+        "Title": "Not a journey",
+        "Direct_link": {"hyperlink": "https://learning.sap.com/courses/x"},
+    },
+    {"Learning_type": "Learning Journey", "Title": "Bad link", "Direct_link": {"hyperlink": "https://evil.example/x"}},
+    "garbage",
+]
+
+
+async def test_learning_sync_keeps_only_journeys(server) -> None:
+    from sap_devs.knowledge import learning_sync
+
+    server.add("/service/catalog-download/json", body=json.dumps(LEARNING_CATALOGUE).encode())
+    source = loopback_source(learning_sync.SOURCE, server)
+    [result] = await run_sync([source], bases={"learning": server.base}, env={})
+    assert result.status == "ok" and result.items == 1
+    [journey] = cache.read("learning/index").data
+    assert journey["slug"] == "acquiring-core-abap-skills" and journey["duration_hours"] == 30.5
+    assert journey["roles"] == ["Developer", "Consultant"] and journey["level"] == "beginner"
+
+
+async def test_videos_sync_reads_the_pack_sources(server) -> None:
+    from sap_devs.knowledge import videos_sync
+
+    feed = (RECORDED / "playlist.xml").read_bytes()
+    server.add("/feeds/videos.xml?playlist_id=PL6RpkC85SLQAVBSQXN9522_1jNvPavBgg", body=feed)
+    server.add("/feeds/videos.xml?channel_id=UCNfmelKDrvRmjYwSi9yvrMg", status=500)
+    [result] = await run_sync([loopback_source(videos_sync.SOURCE, server)], bases={"youtube": server.base}, env={})
+    assert result.status == "ok" and result.items == 2 and "sap-developers" in result.message
+    videos = cache.read("videos/index").data
+    assert videos[0]["id"] == "abc123" and videos[0]["source"] == "sap-dev-news"

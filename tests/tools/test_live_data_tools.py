@@ -76,3 +76,45 @@ async def test_discovery_services_finds_hana_cloud(bundled_ctx) -> None:
 async def test_discovery_rejects_unknown_type(bundled_ctx) -> None:
     outcome = await call("search_discovery", {"query": "x", "type": "missions-and-more"}, bundled_ctx)
     assert outcome.is_error and "'type'" in outcome.text
+
+
+async def test_learning_journeys_before_the_first_sync_say_how_to_get_them(bundled_ctx) -> None:
+    out = await ok("search_learning_journeys", {"query": "ABAP Cloud"}, bundled_ctx)
+    assert out["count"] == 0 and "sap-devs sync --only learning" in out["hint"]
+
+
+async def test_learning_journeys_from_the_synced_catalogue(bundled_ctx) -> None:
+    cache.write(
+        "learning/index",
+        [
+            {
+                "slug": "acquiring-core-abap-skills",
+                "title": "Acquiring Core ABAP Skills",
+                "level": "beginner",
+                "duration_hours": 30.5,
+                "roles": ["Developer"],
+                "products": ["ABAP Platform"],
+                "url": "https://learning.sap.com/learning-journeys/acquiring-core-abap-skills",
+            },
+            {
+                "slug": "administrating-sap-btp",
+                "title": "Administrating SAP BTP",
+                "level": "intermediate",
+                "url": "https://learning.sap.com/learning-journeys/administrating-sap-btp",
+            },
+        ],
+    )
+    out = await ok("search_learning_journeys", {"query": "ABAP skills"}, bundled_ctx)
+    assert [r["slug"] for r in out["results"]] == ["acquiring-core-abap-skills"]
+    level = await ok("search_learning_journeys", {"query": "BTP", "level": "beginner"}, bundled_ctx)
+    assert level["count"] == 0
+
+
+async def test_videos_offline_are_the_news_episodes(bundled_ctx) -> None:
+    out = await ok("search_videos", {}, bundled_ctx)
+    assert out["count"] == 10 and out["total"] == 12 and "Refine your query" not in out["hint"]
+    assert all(
+        r["source"] == "sap-dev-news" and r["url"].startswith("https://www.youtube.com/") for r in out["results"]
+    )
+    abap = await ok("search_videos", {"query": "ABAP"}, bundled_ctx)
+    assert abap["count"] >= 1 and all("ABAP" in r["title"] or "ABAP" in r["description"] for r in abap["results"])

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Annotated, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator, model_validator
 
 PACK_ID = r"^[a-z][a-z0-9-]*$"
 ITEM_ID = r"^[a-z][a-z0-9-]*/[a-z0-9][a-z0-9-]*$"
@@ -140,6 +140,28 @@ class EventInstance(_Strict):
     room: str | None = None
     speaker: str | None = None
     tags: list[Tag] = Field(default_factory=list)
+
+
+class YouTubeSource(_Strict):
+    id: str = Field(pattern=PACK_ID)
+    type: Literal["playlist", "channel"]
+    name: str = Field(min_length=1)
+    playlist_id: str | None = Field(None, pattern=r"^[A-Za-z0-9_-]{10,64}$")
+    channel_id: str | None = Field(None, pattern=r"^UC[A-Za-z0-9_-]{22}$")
+    tags: list[Tag] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _id_for_type(self) -> YouTubeSource:
+        if self.type == "playlist" and not self.playlist_id:
+            raise ValueError("a playlist source needs playlist_id")
+        if self.type == "channel" and not self.channel_id:
+            raise ValueError("a channel source needs channel_id")
+        return self
+
+    def feed_path(self) -> str:
+        if self.type == "playlist":
+            return f"/feeds/videos.xml?playlist_id={self.playlist_id}"
+        return f"/feeds/videos.xml?channel_id={self.channel_id}"
 
 
 class TutorialRef(_Strict):

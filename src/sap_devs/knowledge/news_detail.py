@@ -15,7 +15,6 @@ from urllib.parse import urlsplit, urlunsplit
 
 from sap_devs.core import cache
 from sap_devs.core.errors import SapDevsError
-from sap_devs.core.http import Http, Policy
 from sap_devs.knowledge import news
 from sap_devs.knowledge.html_blocks import Block, parse_html, youtube_url
 
@@ -139,6 +138,8 @@ async def get_detail(
     cached = cache.read(name)
     if cached is not None and cached.fresh(TTL):
         return _with_episode(Detail(**cached.data)), None
+    from sap_devs.core.http import Http, Policy  # imported on first use: httpx stays off the start-up path
+
     fetch_url = url if base is None else base.rstrip("/") + urlsplit(url).path
     policy = Policy(allowed_hosts=HOSTS | extra_hosts, read_timeout=10.0, max_bytes=4 * 1024 * 1024)
     try:

@@ -12,38 +12,12 @@ from sap_devs.core.http import Http, Policy
 from sap_devs.core.xml import parse_xml
 from sap_devs.knowledge.news import CACHE_NAME, TTL
 from sap_devs.knowledge.sync import FetchContext, Source
+from sap_devs.knowledge.youtube_feed import parse_feed
 
 PLAYLIST_ID = "PL6RpkC85SLQAVBSQXN9522_1jNvPavBgg"  # SAP Developer News on the SAP Developers channel
 BASES = {"youtube": "https://www.youtube.com", "community": "https://community.sap.com"}
 HOSTS = frozenset({"www.youtube.com", "community.sap.com"})
-NS = {
-    "atom": "http://www.w3.org/2005/Atom",
-    "yt": "http://www.youtube.com/xml/schemas/2015",
-    "media": "http://search.yahoo.com/mrss/",
-}
 WINDOW = dt.timedelta(days=7)
-
-
-def parse_playlist(xml: bytes) -> list[dict[str, Any]]:
-    root = parse_xml(xml, source="YouTube playlist feed")
-    episodes = []
-    for entry in root.findall("atom:entry", NS):
-        video_id = entry.findtext("yt:videoId", default="", namespaces=NS)
-        title = entry.findtext("atom:title", default="", namespaces=NS).strip()
-        published = entry.findtext("atom:published", default="", namespaces=NS)
-        link = entry.find("atom:link[@rel='alternate']", NS)
-        url = link.get("href") if link is not None else f"https://www.youtube.com/watch?v={video_id}"
-        description = entry.findtext("media:group/media:description", default="", namespaces=NS)
-        if not (video_id and title and published):
-            continue
-        try:
-            dt.datetime.fromisoformat(published)
-        except ValueError:
-            continue  # one bad date must not sink the whole feed
-        episodes.append(
-            {"id": video_id, "title": title, "url": url, "published": published, "description": description.strip()}
-        )
-    return episodes
 
 
 def parse_community_rss(xml: bytes) -> list[dict[str, Any]]:
@@ -87,7 +61,7 @@ def correlate(episodes: list[dict[str, Any]], posts: list[dict[str, Any]]) -> li
 
 async def fetch(http: Http, ctx: FetchContext) -> list[dict[str, Any]]:
     feed = await http.get(ctx.url("youtube", f"/feeds/videos.xml?playlist_id={PLAYLIST_ID}"))
-    episodes = parse_playlist(feed.content)
+    episodes = parse_feed(feed.content)
     ctx.tick(1, 2)
     try:
         rss = await http.get(ctx.url("community", "/khhcw49343/rss/board?board.id=developer-news"))

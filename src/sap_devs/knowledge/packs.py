@@ -18,6 +18,7 @@ from sap_devs.knowledge.models import (
     Tip,
     ToolDef,
     TutorialRef,
+    YouTubeSource,
 )
 from sap_devs.knowledge.tips import parse_tips
 from sap_devs.knowledge.verbosity import Sections, parse_sections
@@ -33,6 +34,7 @@ LIST_FILES: dict[str, tuple[str, Any]] = {
     "event-types.yaml": ("event_types", EventType),
     "event-instances.yaml": ("event_instances", EventInstance),
     "tutorials.yaml": ("tutorials", TutorialRef),
+    "youtube.yaml": ("youtube_sources", YouTubeSource),
 }
 
 
@@ -52,6 +54,7 @@ class Pack:
     event_types: list[EventType] = field(default_factory=list)
     event_instances: list[EventInstance] = field(default_factory=list)
     tutorials: list[TutorialRef] = field(default_factory=list)
+    youtube_sources: list[YouTubeSource] = field(default_factory=list)
 
     @property
     def id(self) -> str:
@@ -154,4 +157,5 @@ def merge_additive(base: Pack, extra: Pack) -> Pack:
         event_types=_merge_by_key(base.event_types, extra.event_types, "id"),
         event_instances=_merge_by_key(base.event_instances, extra.event_instances, "id"),
         tutorials=_merge_by_key(base.tutorials, extra.tutorials, "slug"),
+        youtube_sources=_merge_by_key(base.youtube_sources, extra.youtube_sources, "id"),
     )

@@ -2,16 +2,23 @@
 
 from __future__ import annotations
 
+from types import ModuleType
+
 from sap_devs.knowledge.sync import Source
 
 
-def all_sources() -> list[Source]:
-    from sap_devs.knowledge import news_sync, tutorials_sync
+def _modules() -> list[ModuleType]:
+    from sap_devs.knowledge import learning_sync, news_sync, tutorials_sync, videos_sync
 
-    return [tutorials_sync.SOURCE, news_sync.SOURCE]
+    return [tutorials_sync, learning_sync, news_sync, videos_sync]
+
+
+def all_sources() -> list[Source]:
+    return [m.SOURCE for m in _modules()]
 
 
 def default_bases() -> dict[str, str]:
-    from sap_devs.knowledge import news_sync, tutorials_sync
-
-    return {**tutorials_sync.BASES, **news_sync.BASES}
+    bases: dict[str, str] = {}
+    for module in _modules():
+        bases.update(module.BASES)
+    return bases

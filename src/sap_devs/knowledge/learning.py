@@ -1,0 +1,65 @@
+"""learning.sap.com learning journeys: the public catalogue, synced into the cache."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from sap_devs.core import cache
+from sap_devs.knowledge.snapshot import Snapshot
+from sap_devs.search import Field, rank
+
+CACHE_NAME = "learning/index"
+TTL = dt.timedelta(days=7)
+
+
+class Journey(BaseModel):
+    slug: str
+    title: str
+    description: str = ""
+    level: str | None = None
+    duration_hours: float | None = None
+    roles: list[str] = []
+    products: list[str] = []
+    url: str
+
+
+def parse(records: Any) -> list[Journey]:
+    if not isinstance(records, list):
+        raise ValueError("learning index is not a list")
+    out = []
+    for record in records:
+        try:
+            out.append(Journey.model_validate(record))
+        except ValidationError:
+            continue
+    return out
+
+
+def load() -> Snapshot[Journey] | None:
+    """The synced catalogue, or None before the first sync (nothing is bundled for it)."""
+    cached = cache.read(CACHE_NAME)
+    if cached is None:
+        return None
+    try:
+        items = parse(cached.data)
+    except ValueError:
+        return None
+    return Snapshot(items, "cache", cached.age_text(), stale=not cached.fresh(TTL))
+
+
+def search(journeys: list[Journey], query: str, *, level: str | None = None) -> list[Journey]:
+    records = [j for j in journeys if level is None or (j.level or "").lower() == level]
+    return rank(
+        query,
+        records,
+        [Field("title", 3.0), Field("products", 2.0), Field("roles", 1.0), Field("description", 1.0)],
+        lambda j: {
+            "title": j.title,
+            "products": " ".join(j.products),
+            "roles": " ".join(j.roles),
+            "description": j.description,
+        },
+    )

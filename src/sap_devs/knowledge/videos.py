@@ -1,0 +1,72 @@
+"""SAP developer videos from the packs' YouTube sources: synced cache, else the bundled news episodes."""
+
+from __future__ import annotations
+
+import datetime as dt
+from functools import lru_cache
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from sap_devs.knowledge.snapshot import Snapshot, bundled_json, from_cache_or_baseline
+from sap_devs.search import Field, rank
+
+CACHE_NAME = "videos/index"
+TTL = dt.timedelta(hours=6)
+NEWS_SOURCE = "sap-dev-news"
+
+
+class Video(BaseModel):
+    id: str
+    source: str
+    title: str
+    url: str
+    published: str
+    description: str = ""
+    tags: list[str] = []
+
+
+def parse(records: Any) -> list[Video]:
+    if not isinstance(records, list):
+        raise ValueError("video index is not a list")
+    out = []
+    for record in records:
+        try:
+            out.append(Video.model_validate(record))
+        except ValidationError:
+            continue
+    return sorted(out, key=lambda v: v.published, reverse=True)
+
+
+@lru_cache(maxsize=1)
+def _baseline() -> tuple[list[Video], str]:
+    data = bundled_json("news-baseline.json")
+    videos = [
+        {
+            "id": e["id"],
+            "source": NEWS_SOURCE,
+            "title": e["title"],
+            "url": e["url"],
+            "published": e["published"],
+            "description": e.get("description", ""),
+            "tags": ["news", "weekly"],
+        }
+        for e in data["episodes"]
+    ]
+    return parse(videos), data["data_as_of"]
+
+
+def load() -> Snapshot[Video]:
+    return from_cache_or_baseline(CACHE_NAME, TTL, parse, _baseline)
+
+
+def search(videos: list[Video], query: str | None, *, source: str | None = None) -> list[Video]:
+    records = [v for v in videos if source is None or v.source == source]
+    if not query:
+        return records
+    return rank(
+        query,
+        records,
+        [Field("title", 3.0), Field("tags", 2.0), Field("description", 1.0)],
+        lambda v: {"title": v.title, "tags": " ".join(v.tags), "description": v.description},
+    )

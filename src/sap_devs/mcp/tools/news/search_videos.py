@@ -1,0 +1,72 @@
+"""search_videos: SAP developer videos from the SAP Developers YouTube channel and playlists."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+from sap_devs.knowledge import videos
+from sap_devs.mcp.framework import SEARCH_LIMIT, Envelope, Tool, ToolContext, ToolInput, limit_field
+
+
+class Input(ToolInput):
+    query: str | None = Field(
+        None, min_length=1, description="Words to look for, e.g. 'CAP', 'ABAP Cloud', 'Joule'. Omit for the newest."
+    )
+    source: str | None = Field(
+        None,
+        min_length=1,
+        description="Only videos of this source id from the packs' youtube.yaml, e.g. 'sap-dev-news', 'sap-developers'.",
+    )
+    limit: int = limit_field(SEARCH_LIMIT, "videos")
+
+
+class VideoOut(BaseModel):
+    id: str
+    title: str
+    url: str
+    published: str
+    source: str
+    description: str = Field("", description="Start of the video description.")
+    tags: list[str] = Field(default_factory=list)
+
+
+Output = Envelope[VideoOut]
+SNIPPET = 300
+
+
+async def handle(params: Input, ctx: ToolContext) -> Output:
+    snapshot = videos.load()
+    hits = videos.search(snapshot.items, params.query, source=params.source)
+    items = [
+        VideoOut(
+            id=v.id,
+            title=v.title,
+            url=v.url,
+            published=v.published,
+            source=v.source,
+            description=v.description[:SNIPPET] + ("..." if len(v.description) > SNIPPET else ""),
+            tags=v.tags,
+        )
+        for v in hits
+    ]
+    envelope = Output.build(
+        items, limit=params.limit, entity="videos", query=params.query, refine_hint=params.query is not None
+    )
+    return envelope.add_note(snapshot.hint("video list"))
+
+
+TOOL = Tool(
+    name="search_videos",
+    title="Search SAP developer videos",
+    description=(
+        "Search SAP developer videos on YouTube (SAP Developers channel, SAP Developer News and other sources "
+        "listed in the packs): title, URL, date and the start of the description, newest first without a query. "
+        "Use it when the user wants to watch rather than read."
+    ),
+    category="news",
+    input=Input,
+    output=Output,
+    handler=handle,
+    instruction="Use search_videos when the user wants SAP video content.",
+    example={"query": "ABAP"},
+)
