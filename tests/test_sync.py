@@ -291,3 +291,62 @@ async def test_videos_sync_reads_the_pack_sources(server) -> None:
     assert result.status == "ok" and result.items == 2 and "sap-developers" in result.message
     videos = cache.read("videos/index").data
     assert videos[0]["id"] == "abc123" and videos[0]["source"] == "sap-dev-news"
+
+
+def khoros_payload(today) -> bytes:
+    import datetime as dt
+
+    soon = (today + dt.timedelta(days=10)).isoformat()
+    return json.dumps(
+        {
+            "status": "success",
+            "data": {
+                "items": [
+                    {
+                        "id": "13990001",
+                        "subject": "SAP CodeJam: CAP in  Walldorf",
+                        "view_href": "https://community.sap.com/t5/sap-codejam/cap-walldorf/ev-p/13990001",
+                        "occasion_data": {
+                            "start_time": f"{soon}T09:00:00.000+01:00",
+                            "end_time": f"{soon}T17:00:00.000+01:00",
+                            "location": "Walldorf, Germany",
+                        },
+                    },
+                    {"id": "2", "subject": "No occasion", "view_href": "https://community.sap.com/t5/x/ev-p/2"},
+                    {
+                        "id": "3",
+                        "subject": "Event calendar page",
+                        "view_href": "https://community.sap.com/t5/x/ec-p/3",
+                        "occasion_data": {"start_time": f"{soon}T09:00:00Z"},
+                    },
+                ]
+            },
+        }
+    ).encode()
+
+
+async def test_events_sync_reads_khoros_and_rss_and_search_events_uses_them(server, bundled_ctx) -> None:
+    import datetime as dt
+
+    from sap_devs.knowledge import events_sync
+    from tests.tools.test_knowledge_tools import ok
+
+    server.add("/api/2.0/search", body=khoros_payload(dt.date.today()))
+    server.add("/t5/devtoberfest/bg-p/devtoberfest/rss", body=(RECORDED / "posts.xml").read_bytes())
+    source = loopback_source(events_sync.SOURCE, server)
+    [result] = await run_sync([source], bases={"khoros": server.base, "community": server.base}, env={})
+    assert result.status == "ok" and result.items == 3, result.message
+    liql = server.requests[0].path
+    assert "board.id%3D%27codejam-events%27" in liql, "the board id is quoted inside the LiQL string literal"
+    out = await ok("search_events", {"query": "CodeJam CAP"}, bundled_ctx)
+    first = out["results"][0]
+    assert first["title"] == "SAP CodeJam: CAP in Walldorf" and first["pack"] == "community"
+    assert first["status"] == "upcoming" and first["location"] == "Walldorf, Germany"
+    assert "sap-devs sync --only events" not in (out.get("hint") or "")
+
+
+async def test_search_events_before_sync_mentions_it(bundled_ctx) -> None:
+    from tests.tools.test_knowledge_tools import ok
+
+    out = await ok("search_events", {"include_past": True}, bundled_ctx)
+    assert "sap-devs sync --only events" in out["hint"]

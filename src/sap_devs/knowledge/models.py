@@ -124,7 +124,7 @@ class EventType(_Strict):
     default_scope: EventScope
     description: str | None = None
     rss_url: HttpsUrl | None = None
-    khoros_board_id: str | None = None
+    khoros_board_id: str | None = Field(None, pattern=PACK_ID)
     tags: list[Tag] = Field(default_factory=list)
 
 

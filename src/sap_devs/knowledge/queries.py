@@ -63,9 +63,14 @@ def find_samples(kb: KnowledgeBase, query: str | None, *, pack: str | None = Non
 def filter_events(
     kb: KnowledgeBase, query: str | None, *, type: str | None = None, scope: str | None = None
 ) -> list[tuple[str, EventInstance]]:
+    from sap_devs.knowledge import synced_events
+
+    pack_events = [(p.id, ev) for p, ev in kb.items("event_instances")]
+    known = {ev.id for _, ev in pack_events}
+    synced = [("community", ev) for ev in synced_events.load()[0] if ev.id not in known]
     records = [
-        (p.id, ev)
-        for p, ev in kb.items("event_instances")
+        (origin, ev)
+        for origin, ev in pack_events + synced
         if (type is None or ev.type == type) and (scope is None or ev.scope == scope)
     ]
     if not query:

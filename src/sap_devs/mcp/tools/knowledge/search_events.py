@@ -6,6 +6,7 @@ import datetime as dt
 
 from pydantic import BaseModel, Field
 
+from sap_devs.knowledge import synced_events
 from sap_devs.knowledge.events import arrange, count_past
 from sap_devs.knowledge.models import EventScope
 from sap_devs.knowledge.queries import filter_events
@@ -33,7 +34,7 @@ class EventOut(BaseModel):
     url: str
     tags: list[str]
     status: str = Field(description="upcoming, ongoing or past, relative to today.")
-    pack: str
+    pack: str = Field(description="Pack the event comes from, or 'community' for events fetched by sync.")
 
 
 Output = Envelope[EventOut]
@@ -63,14 +64,19 @@ async def handle(params: Input, ctx: ToolContext) -> Output:
     hidden = 0 if params.include_past else count_past(matches, today)
     if not items and hidden:
         hint = f"No upcoming events match; {hidden} past event(s) do. Pass include_past=true to see them."
-    return Output.build(items, limit=params.limit, entity="events", query=params.query, hint=hint)
+    envelope = Output.build(items, limit=params.limit, entity="events", query=params.query, hint=hint)
+    _, age = synced_events.load()
+    if age is None:
+        envelope.add_note("Community events (CodeJams, Devtoberfest ...) appear after `sap-devs sync --only events`.")
+    return envelope
 
 
 TOOL = Tool(
     name="search_events",
     title="Search SAP community events",
     description=(
-        "Search SAP developer events (SAP TechEd, CodeJam, Devtoberfest ...) from the content packs: dates, "
+        "Search SAP developer events (SAP TechEd, CodeJam, Devtoberfest ...) from the content packs and the "
+        "community boards fetched by `sap-devs sync`: dates, "
         "location, scope and registration URL, upcoming and ongoing events first by date. Past events only with "
         "include_past=true. Use when the user asks about SAP events or hands-on learning opportunities."
     ),
