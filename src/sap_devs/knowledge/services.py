@@ -50,6 +50,10 @@ def _baseline() -> tuple[list[Service], str]:
     return parse(data["services"]), data["data_as_of"]
 
 
+def load_baseline() -> list[Service]:
+    return _baseline()[0]
+
+
 def load() -> Snapshot[Service]:
     return from_cache_or_baseline(CACHE_NAME, TTL, parse, _baseline)
 

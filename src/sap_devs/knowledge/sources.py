@@ -8,13 +8,16 @@ from sap_devs.knowledge.sync import Source
 
 
 def _modules() -> list[ModuleType]:
-    from sap_devs.knowledge import events_sync, learning_sync, news_sync, tutorials_sync, videos_sync
+    from sap_devs.knowledge import discovery_sync, events_sync, learning_sync, news_sync, tutorials_sync, videos_sync
 
-    return [tutorials_sync, learning_sync, news_sync, videos_sync, events_sync]
+    return [tutorials_sync, learning_sync, news_sync, videos_sync, events_sync, discovery_sync]
 
 
 def all_sources() -> list[Source]:
-    return [m.SOURCE for m in _modules()]
+    from sap_devs.knowledge import discovery_sync
+
+    single = [m.SOURCE for m in _modules() if hasattr(m, "SOURCE")]
+    return [*single, discovery_sync.MISSIONS, discovery_sync.SERVICES]
 
 
 def default_bases() -> dict[str, str]:

@@ -1,0 +1,56 @@
+"""Discovery Center missions: guided, hands-on BTP projects, synced into the cache."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from sap_devs.core import cache
+from sap_devs.knowledge.snapshot import Snapshot
+from sap_devs.search import Field, rank
+
+CACHE_NAME = "discovery/missions"
+TTL = dt.timedelta(days=7)
+
+
+class Mission(BaseModel):
+    id: str
+    name: str
+    description: str = ""
+    effort: Any = None
+    category: Any = None
+    url: str
+
+
+def parse(records: Any) -> list[Mission]:
+    if not isinstance(records, list):
+        raise ValueError("mission catalogue is not a list")
+    out = []
+    for record in records:
+        try:
+            out.append(Mission.model_validate(record))
+        except ValidationError:
+            continue
+    return out
+
+
+def load() -> Snapshot[Mission] | None:
+    cached = cache.read(CACHE_NAME)
+    if cached is None:
+        return None
+    try:
+        items = parse(cached.data)
+    except ValueError:
+        return None
+    return Snapshot(items, "cache", cached.age_text(), stale=not cached.fresh(TTL)) if items else None
+
+
+def search(missions: list[Mission], query: str) -> list[Mission]:
+    return rank(
+        query,
+        missions,
+        [Field("name", 3.0), Field("category", 1.5), Field("description", 1.0)],
+        lambda m: {"name": m.name, "category": str(m.category or ""), "description": m.description},
+    )
