@@ -350,3 +350,45 @@ async def test_search_events_before_sync_mentions_it(bundled_ctx) -> None:
 
     out = await ok("search_events", {"include_past": True}, bundled_ctx)
     assert "sap-devs sync --only events" in out["hint"]
+
+
+async def test_news_falls_back_to_the_data_api_with_a_key_that_never_leaks(server) -> None:
+    server.add(f"/feeds/videos.xml?playlist_id={news_sync.PLAYLIST_ID}", status=404)
+    server.add("/youtube/v3/playlistItems", body=(RECORDED / "apiv3_playlistitems.json").read_bytes())
+    server.add("/khhcw49343/rss/board?board.id=developer-news", body=(RECORDED / "posts.xml").read_bytes())
+    bases = {**bases_for(server), "youtube_api": server.base}
+    source = loopback_source(news_sync.SOURCE, server)
+    [result] = await run_sync([source], bases=bases, env={"YOUTUBE_API_KEY": "AIzaSECRET"})
+    assert result.status == "ok" and result.items == 2
+    assert "used the YouTube Data API" in result.message and "AIzaSECRET" not in result.message
+    assert [e["id"] for e in cache.read("news/episodes").data] == ["vid001", "vid002"]
+    api = [r for r in server.requests if r.path.startswith("/youtube/v3/")]
+    assert "key=AIzaSECRET" in api[0].path
+
+
+async def test_data_api_key_is_masked_in_failures(server) -> None:
+    server.add(f"/feeds/videos.xml?playlist_id={news_sync.PLAYLIST_ID}", status=404)
+    server.add("/youtube/v3/playlistItems", status=403)
+    bases = {**bases_for(server), "youtube_api": server.base}
+    [result] = await run_sync(
+        [loopback_source(news_sync.SOURCE, server)], bases=bases, env={"YOUTUBE_API_KEY": "AIzaSECRET"}
+    )
+    assert result.status == "failed" and "HTTP 403" in result.message and "AIzaSECRET" not in result.message
+
+
+async def test_every_source_failing_keeps_every_cache_byte_for_byte(server) -> None:
+    from sap_devs.knowledge.sources import all_sources
+
+    sources = [loopback_source(s, server, retries=0) for s in all_sources()]
+    for source in sources:
+        cache.write(source.cache_name, [{"placeholder": source.name}])
+    before = {s.cache_name: cache.cache_file(s.cache_name).read_bytes() for s in sources}
+    bases = dict.fromkeys(
+        ("github_api", "github_raw", "youtube", "community", "youtube_api", "learning", "khoros", "discovery"),
+        server.base,
+    )
+    results = await run_sync(sources, bases=bases, env={}, force=True)
+    assert {r.status for r in results} == {"stale"}, [(r.name, r.status, r.message) for r in results]
+    assert all(r.message for r in results)
+    for name, content in before.items():
+        assert cache.cache_file(name).read_bytes() == content

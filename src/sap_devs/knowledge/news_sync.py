@@ -15,8 +15,12 @@ from sap_devs.knowledge.sync import FetchContext, Source
 from sap_devs.knowledge.youtube_feed import parse_feed
 
 PLAYLIST_ID = "PL6RpkC85SLQAVBSQXN9522_1jNvPavBgg"  # SAP Developer News on the SAP Developers channel
-BASES = {"youtube": "https://www.youtube.com", "community": "https://community.sap.com"}
-HOSTS = frozenset({"www.youtube.com", "community.sap.com"})
+BASES = {
+    "youtube": "https://www.youtube.com",
+    "community": "https://community.sap.com",
+    "youtube_api": "https://www.googleapis.com",
+}
+HOSTS = frozenset({"www.youtube.com", "community.sap.com", "www.googleapis.com"})
 WINDOW = dt.timedelta(days=7)
 
 
@@ -59,9 +63,47 @@ def correlate(episodes: list[dict[str, Any]], posts: list[dict[str, Any]]) -> li
     return out
 
 
+def parse_api_items(payload: object) -> list[dict[str, Any]]:
+    """Episodes from a YouTube Data API v3 playlistItems answer."""
+    items = payload.get("items") if isinstance(payload, dict) else None
+    episodes = []
+    for item in items or []:
+        snippet = item.get("snippet") if isinstance(item, dict) else None
+        if not isinstance(snippet, dict):
+            continue
+        video_id = (snippet.get("resourceId") or {}).get("videoId")
+        title, published = snippet.get("title"), snippet.get("publishedAt")
+        if not (video_id and title and published):
+            continue
+        episodes.append(
+            {
+                "id": video_id,
+                "title": " ".join(str(title).split()),
+                "url": f"https://www.youtube.com/watch?v={video_id}",
+                "published": published,
+                "description": str(snippet.get("description") or "").strip(),
+            }
+        )
+    return episodes
+
+
+async def _episodes_from_api(http: Http, ctx: FetchContext, key: str) -> list[dict[str, Any]]:
+    path = f"/youtube/v3/playlistItems?part=snippet&maxResults=50&playlistId={PLAYLIST_ID}&key={key}"
+    return parse_api_items((await http.get(ctx.url("youtube_api", path))).json())
+
+
 async def fetch(http: Http, ctx: FetchContext) -> list[dict[str, Any]]:
-    feed = await http.get(ctx.url("youtube", f"/feeds/videos.xml?playlist_id={PLAYLIST_ID}"))
-    episodes = parse_feed(feed.content)
+    key = ctx.env.get("YOUTUBE_API_KEY")
+    try:
+        feed = await http.get(ctx.url("youtube", f"/feeds/videos.xml?playlist_id={PLAYLIST_ID}"))
+        episodes = parse_feed(feed.content)
+    except SapDevsError as exc:
+        if not key:
+            raise
+        ctx.note(f"YouTube feed failed ({exc}); used the YouTube Data API")
+        episodes = []
+    if not episodes and key:
+        episodes = await _episodes_from_api(http, ctx, key)
     ctx.tick(1, 2)
     try:
         rss = await http.get(ctx.url("community", "/khhcw49343/rss/board?board.id=developer-news"))

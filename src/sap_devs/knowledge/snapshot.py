@@ -38,6 +38,9 @@ def bundled_json(name: str) -> Any:
     return json.loads((DATA_DIR / name).read_text(encoding="utf-8"))
 
 
+_parsed: dict[str, tuple[cache.Cached, Any]] = {}
+
+
 def from_cache_or_baseline(
     cache_name: str,
     ttl: dt.timedelta,
@@ -47,10 +50,15 @@ def from_cache_or_baseline(
     """``parse(data)`` turns cached JSON into items; ``baseline()`` returns (items, as_of) when no cache is usable."""
     cached = cache.read(cache_name)
     if cached is not None:
-        try:
-            items = parse(cached.data)
-        except (TypeError, ValueError, KeyError):
-            items = None
+        memo = _parsed.get(cache_name)
+        if memo is not None and memo[0] is cached:
+            items = memo[1]  # the same file version: reuse the parsed records
+        else:
+            try:
+                items = parse(cached.data)
+            except (TypeError, ValueError, KeyError):
+                items = None
+            _parsed[cache_name] = (cached, items)
         if items:
             return Snapshot(items, "cache", cached.age_text(), stale=not cached.fresh(ttl))
     items, as_of = baseline()
