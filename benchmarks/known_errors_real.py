@@ -14,7 +14,7 @@ import yaml
 
 from sap_devs.core import paths
 from sap_devs.knowledge.base import KnowledgeBase
-from sap_devs.knowledge.layers import Layer
+from sap_devs.knowledge.layer_paths import Layer
 from sap_devs.knowledge.queries import find_known_errors
 
 SET = Path(__file__).with_name("real_errors.yaml")

@@ -61,7 +61,10 @@ def serve(srv: Loopback) -> None:
     srv.add("/platformx/", headers={"x-csrf-token": "t"})
     groups = [{"missions": [{"Id": i, "Name": f"Mission {i}", "UCLongDescription": "x" * 300} for i in range(400)]}]
     inner = json.dumps({"d": {"GetMissionCatalogContentV2": json.dumps(groups)}})
-    srv.add("/platformx/$batch", body=f"--b\r\nContent-Type: application/http\r\n\r\nHTTP/1.1 200 OK\r\n\r\n{inner}\r\n--b--".encode())
+    srv.add(
+        "/platformx/$batch",
+        body=f"--b\r\nContent-Type: application/http\r\n\r\nHTTP/1.1 200 OK\r\n\r\n{inner}\r\n--b--".encode(),
+    )
     services = {"d": {"results": [{"Id": str(i), "Name": f"Service {i}", "ShortName": f"s-{i}"} for i in range(300)]}}
     srv.add("/servicecatalog/ServiceDetailss", body=json.dumps(services).encode())
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from sap_devs.core import paths
-from sap_devs.knowledge.layers import Layer
+from sap_devs.knowledge.layer_paths import Layer
 from sap_devs.mcp.framework import ToolContext
 
 

@@ -54,3 +54,46 @@ def test_docs_cover_every_tool_parameter_and_environment() -> None:
         for param in tool.input_schema.get("properties", {}):
             assert f"| `{param}` |" in text
     assert "any (no SAP system needed)" in text
+
+
+def test_tool_manifest_is_current() -> None:
+    from sap_devs.mcp.manifest import MANIFEST_PATH, render_manifest
+
+    assert MANIFEST_PATH.read_text(encoding="utf-8") == render_manifest(TOOLS), "run `sap-devs tools docs`"
+
+
+def test_server_registry_comes_from_the_manifest_without_importing_tools() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from sap_devs.mcp.registry import Registry\n"
+        "r = Registry.default()\n"
+        "print(len(r), sum(m.startswith('sap_devs.mcp.tools.') for m in sys.modules))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
+    count, imported = map(int, out.stdout.split())
+    assert count == len(TOOLS) and imported == 0
+
+
+def test_stale_manifest_falls_back_to_discovery(tmp_path) -> None:
+    import json
+
+    from sap_devs.mcp.manifest import MANIFEST_PATH, load_specs
+
+    payload = json.loads(MANIFEST_PATH.read_text(encoding="utf-8"))
+    payload["modules"] = payload["modules"][:-1]
+    stale = tmp_path / "tools.json"
+    stale.write_text(json.dumps(payload))
+    assert load_specs(stale) is None
+    assert load_specs(tmp_path / "missing.json") is None
+    assert load_specs(MANIFEST_PATH) is not None
+
+
+def test_a_called_tool_is_imported_lazily_and_equals_its_spec() -> None:
+    from sap_devs.mcp.registry import Registry
+
+    registry = Registry.default()
+    tool = registry.get("get_known_errors")
+    assert tool is not None and tool.spec() == registry.spec("get_known_errors")

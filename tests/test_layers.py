@@ -6,7 +6,7 @@ import pytest
 
 from sap_devs.core.errors import ContentError, SapDevsError
 from sap_devs.knowledge.base import KnowledgeBase
-from sap_devs.knowledge.layers import Layer, available_profiles
+from sap_devs.knowledge.layer_paths import Layer, available_profiles
 
 RESOURCE = "- id: {pid}/{slug}\n  title: {title}\n  url: https://example.com/{slug}\n  type: official-docs\n"
 
@@ -95,7 +95,7 @@ def test_unknown_pack_lists_valid_ids(make_pack) -> None:
 
 
 def test_project_layer_comes_last(make_pack, tmp_path) -> None:
-    from sap_devs.knowledge.layers import default_layers
+    from sap_devs.knowledge.layer_paths import default_layers
 
     project = tmp_path / "proj"
     (project / ".sap-devs" / "packs").mkdir(parents=True)

@@ -1,4 +1,4 @@
-from sap_devs.cli.app import main
+from sap_devs.cli.entry import main
 
 if __name__ == "__main__":
     main()

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import logging
-import os
-import sys
-
 import typer
+
+from sap_devs.core.log import setup_logging
+
+__all__ = ["ENVIRONMENT_OPTION", "PROFILE_OPTION", "fail", "setup_logging"]
 
 PROFILE_OPTION = typer.Option(
     None, "--profile", "-p", envvar="SAP_DEVS_PROFILE", help="Profile id that orders packs (default: all)."
@@ -17,14 +17,6 @@ ENVIRONMENT_OPTION = typer.Option(
     envvar="SAP_SYSTEM_TYPE",
     help="SAP system environment tools are filtered for: onprem, cloud or legacy.",
 )
-
-
-def setup_logging() -> None:
-    """Diagnostics go to stderr only: stdout belongs to the MCP protocol or to command output."""
-    level = os.environ.get("SAP_DEVS_LOG_LEVEL", "WARNING").upper()
-    logging.basicConfig(
-        stream=sys.stderr, level=getattr(logging, level, logging.WARNING), format="sap-devs %(levelname)s %(message)s"
-    )
 
 
 def fail(message: str, code: int = 2) -> typer.Exit:

@@ -127,19 +127,23 @@ def docs(
     output: Path = typer.Option(DOCS_PATH, "--output", "-o", help="Where to write the markdown."),
     check: bool = typer.Option(False, "--check", help="Exit 1 if the file is out of date instead of writing it."),
 ) -> None:
-    """Generate docs/TOOLS.md from the tool definitions."""
+    """Generate docs/TOOLS.md and the server's tool manifest from the tool definitions."""
     from sap_devs.core.fs import atomic_write_text
-    from sap_devs.mcp.docs import render_all
+    from sap_devs.mcp.docs import render_tools_markdown
+    from sap_devs.mcp.manifest import MANIFEST_PATH, render_manifest
+    from sap_devs.mcp.registry import discover
 
-    text = render_all()
-    current = output.read_text(encoding="utf-8") if output.is_file() else None
+    tools = sorted(discover(), key=lambda t: (t.category, t.name))
+    targets = [(output, render_tools_markdown(tools)), (MANIFEST_PATH, render_manifest(tools))]
+    stale = [(path, text) for path, text in targets if not path.is_file() or path.read_text(encoding="utf-8") != text]
     if check:
-        if current != text:
-            raise fail(f"{output} is out of date; run 'sap-devs tools docs'.", code=1)
-        typer.echo(f"{output} is up to date.")
+        if stale:
+            names = " and ".join(str(p) for p, _ in stale)
+            raise fail(f"{names} out of date; run 'sap-devs tools docs'.", code=1)
+        typer.echo("Tool docs and manifest are up to date.")
         return
-    if current == text:
-        typer.echo(f"{output} is already up to date.")
-        return
-    atomic_write_text(output, text)
-    typer.echo(f"Wrote {output}.")
+    for path, text in stale:
+        atomic_write_text(path, text)
+        typer.echo(f"Wrote {path}.")
+    if not stale:
+        typer.echo("Tool docs and manifest are already up to date.")

@@ -8,7 +8,8 @@ from pathlib import Path
 from typing import TypeVar
 
 from sap_devs.core.errors import SapDevsError
-from sap_devs.knowledge.layers import Layer, LoadedContent, default_layers, load_layers, order_packs, resolve_profile
+from sap_devs.knowledge.layer_paths import Layer, default_layers
+from sap_devs.knowledge.layers import LoadedContent, load_layers, order_packs, resolve_profile
 from sap_devs.knowledge.models import Profile
 from sap_devs.knowledge.packs import Pack
 

@@ -6,42 +6,13 @@ import logging
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from sap_devs.core import paths
 from sap_devs.core.errors import ContentError, SapDevsError
+from sap_devs.knowledge.layer_paths import BUILTIN_PROFILES, Layer
 from sap_devs.knowledge.models import Profile
 from sap_devs.knowledge.packs import Pack, load_pack, merge_additive
 from sap_devs.knowledge.yamlio import read_yaml, validate_mapping
 
 log = logging.getLogger(__name__)
-
-BUILTIN_PROFILES = ("all",)
-
-
-@dataclass(frozen=True)
-class Layer:
-    name: str
-    root: Path
-    strict: bool = False  # the bundled layer must be valid; others degrade to a reported problem
-
-    @property
-    def packs_dir(self) -> Path:
-        return self.root / "packs"
-
-    @property
-    def profiles_dir(self) -> Path:
-        return self.root / "profiles"
-
-
-def default_layers(cwd: Path | None = None) -> list[Layer]:
-    layers = [
-        Layer("bundled", paths.bundled_root(), strict=True),
-        Layer("official", paths.cache_dir() / "official"),
-        Layer("company", paths.cache_dir() / "company"),
-        Layer("user", paths.data_dir()),
-    ]
-    if cwd is not None:
-        layers.append(Layer("project", cwd / ".sap-devs"))
-    return layers
 
 
 @dataclass
@@ -93,15 +64,6 @@ def load_layers(layers: list[Layer]) -> LoadedContent:
                     continue
                 out.profiles[profile.id] = profile
     return out
-
-
-def available_profiles(layers: list[Layer]) -> list[str]:
-    """Profile ids on disk, without loading any pack (cheap enough for start-up)."""
-    ids = set(BUILTIN_PROFILES)
-    for layer in layers:
-        if layer.profiles_dir.is_dir():
-            ids.update(p.stem for p in layer.profiles_dir.glob("*.yaml"))
-    return sorted(ids)
 
 
 def order_packs(packs: dict[str, Pack], profile: Profile | None) -> list[Pack]:

@@ -18,7 +18,7 @@ from sap_devs.core.errors import SapDevsError
 
 if TYPE_CHECKING:
     from sap_devs.knowledge.base import KnowledgeBase
-    from sap_devs.knowledge.layers import Layer
+    from sap_devs.knowledge.layer_paths import Layer
 
 Environment = Literal["onprem", "cloud", "legacy"]
 ENVIRONMENTS: tuple[Environment, ...] = ("onprem", "cloud", "legacy")
@@ -160,6 +160,67 @@ Handler = Callable[[Any, ToolContext], Awaitable[BaseModel]]
 
 
 @dataclass(frozen=True)
+class ToolSpec:
+    """Everything about a tool except its code: enough to list it, document it and find its module.
+
+    The server lists tools from specs stored in a prebuilt manifest and imports a tool's module
+    only when the tool is first called, which keeps start-up short.
+    """
+
+    name: str
+    title: str
+    description: str
+    category: str
+    module: str
+    input_schema: dict[str, Any]
+    output_schema: dict[str, Any]
+    annotations: Annotations
+    available_in: frozenset[str] = ANY_ENVIRONMENT
+    instruction: str | None = None
+    example: dict[str, Any] = field(default_factory=dict)
+
+    def available(self, environment: str) -> bool:
+        return "any" in self.available_in or environment in self.available_in
+
+    def to_json(self) -> dict[str, Any]:
+        a = self.annotations
+        return {
+            "name": self.name,
+            "title": self.title,
+            "description": self.description,
+            "category": self.category,
+            "module": self.module,
+            "available_in": sorted(self.available_in),
+            "annotations": {
+                "read_only": a.read_only,
+                "destructive": a.destructive,
+                "idempotent": a.idempotent,
+                "open_world": a.open_world,
+            },
+            "instruction": self.instruction,
+            "example": self.example,
+            "input_schema": self.input_schema,
+            "output_schema": self.output_schema,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> ToolSpec:
+        return cls(
+            name=data["name"],
+            title=data["title"],
+            description=data["description"],
+            category=data["category"],
+            module=data["module"],
+            input_schema=data["input_schema"],
+            output_schema=data["output_schema"],
+            annotations=Annotations(**data["annotations"]),
+            available_in=frozenset(data["available_in"]),
+            instruction=data.get("instruction"),
+            example=data.get("example") or {},
+        )
+
+
+@dataclass(frozen=True)
 class Tool(Generic[InputT, OutputT]):
     name: str
     title: str
@@ -185,3 +246,18 @@ class Tool(Generic[InputT, OutputT]):
     @cached_property
     def output_schema(self) -> dict[str, Any]:
         return self.output.model_json_schema()
+
+    def spec(self) -> ToolSpec:
+        return ToolSpec(
+            name=self.name,
+            title=self.title,
+            description=self.description,
+            category=self.category,
+            module=self.handler.__module__,
+            input_schema=self.input_schema,
+            output_schema=self.output_schema,
+            annotations=self.annotations,
+            available_in=self.available_in,
+            instruction=self.instruction,
+            example=self.example,
+        )

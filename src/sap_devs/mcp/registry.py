@@ -1,7 +1,8 @@
-"""Finds every tool module under ``sap_devs.mcp.tools`` and keeps the ones this environment may use.
+"""Finds every tool under ``sap_devs.mcp.tools`` and keeps the ones this environment may use.
 
 There is no hand-kept list: a module that defines ``TOOL`` is a tool. Two tools with one name
-are an error at start-up, not a silent override.
+are an error, not a silent override. The server starts from the prebuilt manifest of tool specs
+and imports a tool's module on its first call.
 """
 
 from __future__ import annotations
@@ -12,11 +13,23 @@ from collections.abc import Iterable, Iterator
 from types import ModuleType
 
 from sap_devs.core.errors import SapDevsError
-from sap_devs.mcp.framework import ENVIRONMENTS, Tool
+from sap_devs.mcp.framework import ENVIRONMENTS, Tool, ToolSpec
 
 
 class RegistryError(SapDevsError):
     pass
+
+
+def _tool_of(module: ModuleType) -> Tool | None:
+    tool = getattr(module, "TOOL", None)
+    if tool is None:
+        return None
+    if not isinstance(tool, Tool):
+        raise RegistryError(f"{module.__name__}.TOOL is a {type(tool).__name__}, not a Tool definition.")
+    expected = module.__name__.rsplit(".", 1)[-1]
+    if tool.name != expected:
+        raise RegistryError(f"{module.__name__} defines tool {tool.name!r}; the module must be named after its tool.")
+    return tool
 
 
 def discover(package: str = "sap_devs.mcp.tools") -> list[Tool]:
@@ -26,52 +39,70 @@ def discover(package: str = "sap_devs.mcp.tools") -> list[Tool]:
     for info in pkgutil.walk_packages(root.__path__, prefix=f"{package}."):
         if info.ispkg:
             continue
-        module: ModuleType = importlib.import_module(info.name)
-        tool = getattr(module, "TOOL", None)
-        if tool is None:
-            continue
-        if not isinstance(tool, Tool):
-            raise RegistryError(f"{info.name}.TOOL is a {type(tool).__name__}, not a Tool definition.")
-        expected = info.name.rsplit(".", 1)[-1]
-        if tool.name != expected:
-            raise RegistryError(f"{info.name} defines tool {tool.name!r}; the module must be named after its tool.")
-        tools.append(tool)
+        tool = _tool_of(importlib.import_module(info.name))
+        if tool is not None:
+            tools.append(tool)
     return tools
 
 
 class Registry:
     """The tools of one server, filtered by environment at construction."""
 
-    def __init__(self, tools: Iterable[Tool], *, environment: str = "onprem") -> None:
+    def __init__(self, tools: Iterable[Tool | ToolSpec], *, environment: str = "onprem") -> None:
         if environment not in ENVIRONMENTS:
             raise RegistryError(
                 f"Unknown SAP system environment {environment!r}.", hint=f"Use one of: {', '.join(ENVIRONMENTS)}."
             )
         self.environment = environment
-        self._tools: dict[str, Tool] = {}
+        self._specs: dict[str, ToolSpec] = {}
+        self._loaded: dict[str, Tool] = {}
         seen: set[str] = set()
         for tool in tools:
             if tool.name in seen:
                 raise RegistryError(f"Two tools are named {tool.name!r}; tool names must be unique.")
             seen.add(tool.name)
-            if tool.available(environment):
-                self._tools[tool.name] = tool
+            if not tool.available(environment):
+                continue  # filtered out at registration: neither listed nor callable
+            if isinstance(tool, Tool):
+                self._specs[tool.name] = tool.spec()
+                self._loaded[tool.name] = tool
+            else:
+                self._specs[tool.name] = tool
 
     @classmethod
-    def default(cls, *, environment: str = "onprem") -> Registry:
+    def default(cls, *, environment: str = "onprem", prebuilt: bool = True) -> Registry:
+        """From the prebuilt manifest when it matches the code on disk, else by importing every tool."""
+        if prebuilt:
+            from sap_devs.mcp.manifest import load_specs
+
+            specs = load_specs()
+            if specs is not None:
+                return cls(specs, environment=environment)
         return cls(discover(), environment=environment)
 
-    def __iter__(self) -> Iterator[Tool]:
-        return iter(sorted(self._tools.values(), key=lambda t: (t.category, t.name)))
+    def __iter__(self) -> Iterator[ToolSpec]:
+        return iter(sorted(self._specs.values(), key=lambda t: (t.category, t.name)))
 
     def __len__(self) -> int:
-        return len(self._tools)
+        return len(self._specs)
 
     def __contains__(self, name: object) -> bool:
-        return name in self._tools
+        return name in self._specs
+
+    def spec(self, name: str) -> ToolSpec | None:
+        return self._specs.get(name)
 
     def get(self, name: str) -> Tool | None:
-        return self._tools.get(name)
+        """The callable tool, its module imported on first use; None for unknown or filtered tools."""
+        spec = self._specs.get(name)
+        if spec is None:
+            return None
+        if name not in self._loaded:
+            tool = _tool_of(importlib.import_module(spec.module))
+            if tool is None or tool.name != name:
+                raise RegistryError(f"{spec.module} no longer defines tool {name!r}; regenerate the tool manifest.")
+            self._loaded[name] = tool
+        return self._loaded[name]
 
     def names(self) -> list[str]:
         return [t.name for t in self]

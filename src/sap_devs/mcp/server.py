@@ -7,7 +7,7 @@ from typing import Any
 
 from sap_devs import package_version
 from sap_devs.mcp.dispatch import invoke
-from sap_devs.mcp.framework import ToolContext
+from sap_devs.mcp.framework import ToolContext, ToolSpec
 from sap_devs.mcp.instructions import build_instructions
 from sap_devs.mcp.registry import Registry
 
@@ -16,7 +16,7 @@ log = logging.getLogger(__name__)
 SERVER_NAME = "sap-devs"
 
 
-def _mcp_tool(tool: Any) -> Any:
+def _mcp_tool(tool: ToolSpec) -> Any:
     import mcp_types as types
 
     return types.Tool(
@@ -29,7 +29,7 @@ def _mcp_tool(tool: Any) -> Any:
     )
 
 
-def _annotation_kwargs(tool: Any) -> dict[str, Any]:
+def _annotation_kwargs(tool: ToolSpec) -> dict[str, Any]:
     a = tool.annotations
     return {
         "title": tool.title,

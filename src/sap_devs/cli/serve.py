@@ -1,0 +1,65 @@
+"""Starting the MCP server: shared by ``sap-devs mcp serve`` and the fast start-up path.
+
+Agents start the server at the beginning of every session, so ``sap-devs mcp serve`` is parsed
+with argparse before the full typer CLI (and rich) would be imported; ``sap-devs mcp serve
+--help`` still goes through typer, whose command calls the same ``run_server``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import sys
+from pathlib import Path
+
+
+def run_server(profile: str | None, environment: str) -> int:
+    """Serve until the client disconnects; returns the process exit code."""
+    from sap_devs.core.log import setup_logging
+
+    setup_logging()
+    import anyio
+
+    from sap_devs.core.errors import SapDevsError
+    from sap_devs.knowledge.layer_paths import available_profiles, default_layers
+    from sap_devs.mcp.framework import ToolContext
+    from sap_devs.mcp.registry import Registry
+    from sap_devs.mcp.server import build_server, serve_stdio
+
+    cwd = Path(os.getcwd())
+    try:
+        layers = default_layers(cwd)
+        if profile not in (None, "", "all"):
+            known = available_profiles(layers)
+            if profile not in known:
+                raise SapDevsError(f"Unknown profile {profile!r}.", hint=f"Choose one of: {', '.join(known)}.")
+        registry = Registry.default(environment=environment)
+    except SapDevsError as exc:
+        print(f"sap-devs: {exc}", file=sys.stderr)
+        return 2
+    ctx = ToolContext(cwd=cwd, profile_id=profile, environment=environment, layers=layers)  # type: ignore[arg-type]
+    server = build_server(registry, ctx)
+    if sys.stdin.isatty():
+        print(
+            f"sap-devs MCP server ready on stdio with {len(registry)} tools. It is meant to be started by an AI "
+            "client: add the command 'sap-devs mcp serve' to the client's MCP configuration (see the README). "
+            "Press Ctrl+C to stop.",
+            file=sys.stderr,
+        )
+    with contextlib.suppress(KeyboardInterrupt):
+        anyio.run(serve_stdio, server)
+    return 0
+
+
+def fast_path(argv: list[str]) -> int | None:
+    """Handle ``mcp serve [--profile ID] [--environment ENV]`` without typer; None when not applicable."""
+    if argv[:2] != ["mcp", "serve"] or any(a in ("-h", "--help") for a in argv[2:]):
+        return None
+    parser = argparse.ArgumentParser(prog="sap-devs mcp serve", add_help=False)
+    parser.add_argument("--profile", "-p", default=os.environ.get("SAP_DEVS_PROFILE"))
+    parser.add_argument("--environment", default=os.environ.get("SAP_SYSTEM_TYPE", "onprem"))
+    args, unknown = parser.parse_known_args(argv[2:])
+    if unknown:
+        return None  # let typer report the unknown option with its usual message
+    return run_server(args.profile, args.environment)
