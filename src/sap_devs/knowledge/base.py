@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from sap_devs.core.errors import SapDevsError
 from sap_devs.knowledge.layer_paths import Layer, default_layers
@@ -22,6 +22,7 @@ class KnowledgeBase:
     profile: Profile | None
     problems: list[str]
     profiles: dict[str, Profile]
+    _records: dict[str, list[tuple[str, Any]]] = field(default_factory=dict, repr=False)
 
     @classmethod
     def load(
@@ -51,6 +52,13 @@ class KnowledgeBase:
 
     def selected(self, pack_id: str | None) -> list[Pack]:
         return [self.pack(pack_id)] if pack_id else list(self.packs)
+
+    def records(self, attr: str) -> list[tuple[str, Any]]:
+        """Every item of one kind across packs as (pack id, item); the same list object on every call,
+        so search indexes built over it are reused."""
+        if attr not in self._records:
+            self._records[attr] = [(pack.id, item) for pack in self.packs for item in getattr(pack, attr)]
+        return self._records[attr]
 
     def items(self, attr: str, pack_id: str | None = None) -> Iterator[tuple[Pack, T]]:
         """Every item of one kind (``resources``, ``known_errors`` ...) with the pack it came from."""

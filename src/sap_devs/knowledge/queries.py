@@ -1,63 +1,112 @@
-"""Searches over pack items. Exact filters first, then ranking by the shared engine."""
+"""Searches over pack items. Exact filters (pack, type, scope) first, then ranking by the shared engine."""
 
 from __future__ import annotations
 
-from sap_devs.knowledge.base import KnowledgeBase
-from sap_devs.knowledge.models import EventInstance, KnownError, Resource, Sample
-from sap_devs.search import Field, rank
+from collections.abc import Callable
+from typing import Any
 
-Hit = tuple[str, object]
+from sap_devs.knowledge.base import KnowledgeBase
+from sap_devs.knowledge.error_text import error_codes, strip_variable_parts
+from sap_devs.knowledge.models import EventInstance, KnownError, Resource, Sample
+from sap_devs.search import Field, index_for
+
+Record = tuple[str, Any]
+
+
+def _in_pack(kb: KnowledgeBase, pack: str | None) -> Callable[[Record], bool] | None:
+    if pack is None:
+        return None
+    kb.pack(pack)  # an unknown pack id is an error that lists the valid ones
+    return lambda rec: rec[0] == pack
+
+
+def _all(*checks: Callable[[Record], bool] | None) -> Callable[[Record], bool] | None:
+    active = [c for c in checks if c is not None]
+    if not active:
+        return None
+    return lambda rec: all(c(rec) for c in active)
 
 
 def find_resources(
     kb: KnowledgeBase, query: str, *, pack: str | None = None, type: str | None = None
 ) -> list[tuple[str, Resource]]:
-    records = [(p.id, r) for p, r in kb.items("resources", pack) if type is None or r.type == type]
-    return rank(
-        query,
-        records,
+    index = index_for(
+        kb.records("resources"),
         [Field("title", 3.0), Field("tags", 2.0), Field("id", 2.0), Field("type", 1.0), Field("description", 1.0)],
         lambda rec: {
             "title": rec[1].title,
             "tags": " ".join(rec[1].tags),
-            "id": rec[1].id,
+            "id": rec[1].id.replace("/", " "),
             "type": rec[1].type,
             "description": rec[1].description or "",
         },
+        id_of=lambda rec: rec[1].id,
     )
+    by_type = (lambda rec: rec[1].type == type) if type else None
+    return index.search(query, allow=_all(_in_pack(kb, pack), by_type))
 
 
 def find_known_errors(kb: KnowledgeBase, query: str, *, pack: str | None = None) -> list[tuple[str, KnownError]]:
-    records = [(p.id, e) for p, e in kb.items("known_errors", pack)]
-    return rank(
-        query,
+    records = kb.records("known_errors")
+    index = index_for(
         records,
-        [Field("pattern", 3.0), Field("tags", 2.0), Field("id", 2.0), Field("cause", 1.0), Field("fix", 0.5)],
+        [
+            Field("pattern", 3.0),
+            Field("codes", 3.0),
+            Field("tags", 2.0),
+            Field("id", 2.0),
+            Field("cause", 1.0),
+            Field("fix", 0.5),
+        ],
         lambda rec: {
-            "pattern": rec[1].pattern,
+            "pattern": strip_variable_parts(rec[1].pattern),
+            "codes": " ".join(error_codes(f"{rec[1].pattern} {' '.join(rec[1].tags)}")),
             "tags": " ".join(rec[1].tags),
-            "id": rec[1].id,
+            "id": rec[1].id.replace("/", " "),
             "cause": rec[1].cause,
             "fix": rec[1].fix,
         },
+        id_of=lambda rec: rec[1].id,
     )
+    wanted = error_codes(query)
+    codes_of = _codes_by_entry(records)
+
+    def boost(rec: Record) -> float:
+        shared = wanted & codes_of[rec[1].id]
+        return 1.0 + len(shared) if shared else 1.0
+
+    cleaned = strip_variable_parts(query) or query
+    return index.search(cleaned, allow=_in_pack(kb, pack), boost=boost if wanted else None)
+
+
+_codes_cache: dict[int, tuple[list[Record], dict[str, frozenset[str]]]] = {}
+
+
+def _codes_by_entry(records: list[Record]) -> dict[str, frozenset[str]]:
+    hit = _codes_cache.get(id(records))
+    if hit is None or hit[0] is not records:
+        codes = {rec[1].id: error_codes(f"{rec[1].pattern} {' '.join(rec[1].tags)}") for rec in records}
+        hit = (records, codes)
+        _codes_cache[id(records)] = hit
+    return hit[1]
 
 
 def find_samples(kb: KnowledgeBase, query: str | None, *, pack: str | None = None) -> list[tuple[str, Sample]]:
-    records = [(p.id, s) for p, s in kb.items("samples", pack)]
+    records = kb.records("samples")
+    allow = _in_pack(kb, pack)
     if not query:
-        return records
-    return rank(
-        query,
+        return [r for r in records if allow is None or allow(r)]
+    index = index_for(
         records,
         [Field("label", 3.0), Field("tags", 2.0), Field("id", 2.0), Field("description", 1.0)],
         lambda rec: {
             "label": rec[1].label,
             "tags": " ".join(rec[1].tags),
-            "id": rec[1].id,
+            "id": rec[1].id.replace("/", " "),
             "description": rec[1].description,
         },
     )
+    return index.search(query, allow=allow)
 
 
 def filter_events(
@@ -65,7 +114,7 @@ def filter_events(
 ) -> list[tuple[str, EventInstance]]:
     from sap_devs.knowledge import synced_events
 
-    pack_events = [(p.id, ev) for p, ev in kb.items("event_instances")]
+    pack_events = kb.records("event_instances")
     known = {ev.id for _, ev in pack_events}
     synced = [("community", ev) for ev in synced_events.load()[0] if ev.id not in known]
     records = [
@@ -75,8 +124,8 @@ def filter_events(
     ]
     if not query:
         return records
-    return rank(
-        query,
+    # events are few and change with every sync: index them per call
+    index = index_for(
         records,
         [Field("title", 3.0), Field("type", 2.0), Field("tags", 2.0), Field("location", 1.0)],
         lambda rec: {
@@ -86,3 +135,4 @@ def filter_events(
             "location": rec[1].location or "",
         },
     )
+    return index.search(query)

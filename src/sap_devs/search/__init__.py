@@ -5,6 +5,7 @@ ranking lands everywhere at once. Filters that must stay exact (pack, type, scop
 applied by the caller before ranking.
 """
 
-from sap_devs.search.engine import Field, rank, tokenize
+from sap_devs.search.analysis import analyze
+from sap_devs.search.engine import Field, Index, index_for, rank
 
-__all__ = ["Field", "rank", "tokenize"]
+__all__ = ["Field", "Index", "analyze", "index_for", "rank"]

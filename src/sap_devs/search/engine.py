@@ -1,76 +1,35 @@
-"""Token-overlap ranking weighted by field and by how rare a word is across the records.
+"""Field-weighted BM25 (BM25F) over an inverted index, with typo tolerance and phrase and id bonuses.
 
-Deliberately small: words are case-folded and split on anything that is not a letter or digit,
-question filler ("how do I ...") is dropped, a query word also matches a longer word it begins
-(deploy -> deployment), and rare words count more than common ones. Records that share no word
-with the query are not returned.
+An ``Index`` is built once per corpus (lazily, on first search) and reused; ``rank`` keeps a small
+cache of indexes keyed by the corpus list, so callers that hold on to their record list (the
+knowledge base, a loaded snapshot) pay for indexing once. Filters stay with the caller: ``allow``
+restricts the candidates, and ranking only orders what passes.
 """
 
 from __future__ import annotations
 
+import bisect
 import math
-import re
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Generic, TypeVar
+
+from sap_devs.search.analysis import RELATED, analyze, normalise_phrase
 
 T = TypeVar("T")
 
-_WORD = re.compile(r"[a-z0-9]+")
-_STOP = frozenset(
-    [
-        "a",
-        "an",
-        "and",
-        "are",
-        "as",
-        "at",
-        "be",
-        "by",
-        "can",
-        "do",
-        "does",
-        "for",
-        "from",
-        "how",
-        "i",
-        "in",
-        "is",
-        "it",
-        "my",
-        "of",
-        "on",
-        "or",
-        "the",
-        "to",
-        "what",
-        "when",
-        "where",
-        "which",
-        "who",
-        "why",
-        "with",
-        "you",
-        "your",
-        "me",
-        "we",
-        "our",
-        "this",
-        "that",
-        "get",
-        "got",
-        "use",
-        "using",
-        "there",
-        "their",
-        "into",
-        "not",
-        "no",
-    ]
-)
-_PREFIX_MIN = 4  # shorter query words must match whole words, or "a" would match everything
-_PREFIX_FACTOR = 0.6
-_RELATIVE_CUTOFF = 0.2  # drop weak partial matches scoring under a fifth of the best one
+K1 = 1.2
+B = 0.75
+PREFIX_WEIGHT = 0.6
+TYPO_WEIGHT = 0.7
+RELATED_WEIGHT = 0.4
+PHRASE_BONUS = 1.5
+ID_BONUS = 3.0
+RELATIVE_CUTOFF = 0.2  # drop weak partial matches scoring under a fifth of the best one
+PHRASE_CHECK_TOP = 30
+_MAX_EXPANSIONS = 8
+FUZZY_MAX_TERMS = 6  # typed questions get prefix and typo expansion; long pasted messages do not
 
 
 @dataclass(frozen=True)
@@ -79,16 +38,163 @@ class Field:
     weight: float = 1.0
 
 
-def tokenize(text: str) -> list[str]:
-    return [w for w in _WORD.findall(text.lower()) if w not in _STOP]
+def _deletes(term: str) -> set[str]:
+    return {term[:i] + term[i + 1 :] for i in range(len(term))}
 
 
-def _matches(word: str, tokens: frozenset[str]) -> float:
-    if word in tokens:
-        return 1.0
-    if len(word) >= _PREFIX_MIN and any(t.startswith(word) for t in tokens):
-        return _PREFIX_FACTOR
-    return 0.0
+class Index(Generic[T]):
+    def __init__(
+        self,
+        records: Sequence[T],
+        fields: Sequence[Field],
+        text_of: Callable[[T], Mapping[str, str]],
+        *,
+        id_of: Callable[[T], str] | None = None,
+    ) -> None:
+        self.records = records
+        self.fields = list(fields)
+        self._text_of = text_of
+        self._id_of = id_of
+        self.postings: dict[str, dict[int, list[int]]] = {}
+        nf = len(self.fields)
+        lengths: list[list[int]] = [[0] * len(records) for _ in range(nf)]
+        for doc, record in enumerate(records):
+            texts = text_of(record)
+            for fi, field in enumerate(self.fields):
+                terms = analyze(texts.get(field.name) or "")
+                lengths[fi][doc] = len(terms)
+                for term in terms:
+                    tfs = self.postings.setdefault(term, {}).setdefault(doc, [0] * nf)
+                    tfs[fi] += 1
+        self._norm: list[list[float]] = []
+        for fi in range(nf):
+            avg = (sum(lengths[fi]) / len(records)) if records else 0.0
+            self._norm.append([(1 - B + B * (n / avg)) if avg else 1.0 for n in lengths[fi]])
+        self._weights = [f.weight for f in self.fields]
+        self._vocab: list[str] | None = None
+        self._delete_map: dict[str, list[str]] | None = None
+        self._phrases: dict[int, str] = {}
+        self._ids = {(id_of(r) or "").lower(): i for i, r in enumerate(records)} if id_of else {}
+
+    # -- query expansion ------------------------------------------------------------------------
+
+    def _vocabulary(self) -> list[str]:
+        if self._vocab is None:
+            self._vocab = sorted(self.postings)
+        return self._vocab
+
+    def _typo_candidates(self, term: str) -> list[str]:
+        if self._delete_map is None:
+            self._delete_map = {}
+            for word in self.postings:
+                if len(word) >= 3 and word.isalpha():
+                    for variant in _deletes(word) | {word}:
+                        self._delete_map.setdefault(variant, []).append(word)
+        found: set[str] = set(self._delete_map.get(term, []))
+        for variant in _deletes(term):
+            found.update(self._delete_map.get(variant, []))
+        found.discard(term)
+        return sorted(found, key=lambda w: -len(self.postings[w]))[:2]
+
+    def _expand(self, term: str, *, fuzzy: bool = True) -> list[tuple[str, float]]:
+        if term in self.postings:
+            out = [(term, 1.0)]
+        else:
+            out = []
+            if fuzzy and len(term) >= 4:
+                vocab = self._vocabulary()
+                start = bisect.bisect_left(vocab, term)
+                for word in vocab[start : start + _MAX_EXPANSIONS]:
+                    if not word.startswith(term):
+                        break
+                    out.append((word, PREFIX_WEIGHT))
+            if fuzzy and not out and len(term) >= 4 and term.isalpha():
+                out = [(w, TYPO_WEIGHT) for w in self._typo_candidates(term)]
+        for related in RELATED.get(term, ()):
+            if related in self.postings:
+                out.append((related, RELATED_WEIGHT))
+        return out
+
+    # -- scoring --------------------------------------------------------------------------------
+
+    def _phrase_of(self, doc: int) -> str:
+        if doc not in self._phrases:
+            texts = self._text_of(self.records[doc])
+            self._phrases[doc] = " | ".join(normalise_phrase(texts.get(f.name) or "") for f in self.fields)
+        return self._phrases[doc]
+
+    def search(
+        self, query: str, *, allow: Callable[[T], bool] | None = None, boost: Callable[[T], float] | None = None
+    ) -> list[T]:
+        terms = list(dict.fromkeys(analyze(query)))
+        if not terms:
+            return [r for r in self.records if allow is None or allow(r)] if not query.strip() else []
+        n = len(self.records)
+        scores: dict[int, float] = {}
+        covered: dict[int, float] = {}  # per document: how much of the query it matches
+        weights, norms = self._weights, self._norm
+        fuzzy = len(terms) <= FUZZY_MAX_TERMS
+        for term in terms:
+            best: dict[int, float] = {}
+            for expanded, weight in self._expand(term, fuzzy=fuzzy):
+                posting = self.postings[expanded]
+                idf = math.log(1 + (n - len(posting) + 0.5) / (len(posting) + 0.5))
+                for doc, tfs in posting.items():
+                    pseudo = 0.0
+                    for fi, tf in enumerate(tfs):
+                        if tf:
+                            pseudo += weights[fi] * tf / norms[fi][doc]
+                    scores[doc] = scores.get(doc, 0.0) + weight * idf * pseudo * (K1 + 1) / (K1 + pseudo)
+                    if weight > best.get(doc, 0.0):
+                        best[doc] = weight
+            for doc, weight in best.items():
+                covered[doc] = covered.get(doc, 0.0) + weight
+        if allow is not None:
+            scores = {d: s for d, s in scores.items() if allow(self.records[d])}
+        if not scores:
+            return []
+        for doc in scores:
+            coverage = covered[doc] / len(terms)
+            scores[doc] *= 0.5 + 0.5 * coverage
+            if boost is not None:
+                scores[doc] *= boost(self.records[doc])
+        query_id = query.strip().lower()
+        if query_id in self._ids and self._ids[query_id] in scores:
+            scores[self._ids[query_id]] *= ID_BONUS
+        ranked = sorted(scores, key=lambda d: (-scores[d], d))
+        phrase = " ".join(terms)
+        if len(terms) >= 2:
+            for doc in ranked[:PHRASE_CHECK_TOP]:
+                if phrase in self._phrase_of(doc):
+                    scores[doc] *= PHRASE_BONUS
+            ranked = sorted(scores, key=lambda d: (-scores[d], d))
+        floor = scores[ranked[0]] * RELATIVE_CUTOFF
+        return [self.records[d] for d in ranked if scores[d] >= floor]
+
+
+_cache: OrderedDict[tuple[int, tuple[tuple[str, float], ...]], tuple[Sequence[object], Index[object]]] = OrderedDict()
+_CACHE_SIZE = 32
+
+
+def index_for(
+    records: Sequence[T],
+    fields: Iterable[Field],
+    text_of: Callable[[T], Mapping[str, str]],
+    *,
+    id_of: Callable[[T], str] | None = None,
+) -> Index[T]:
+    """The index of ``records``, built on first use and kept while the same list object is in use."""
+    field_list = list(fields)
+    key = (id(records), tuple((f.name, f.weight) for f in field_list))
+    hit = _cache.get(key)
+    if hit is not None and hit[0] is records:
+        _cache.move_to_end(key)
+        return hit[1]  # type: ignore[return-value]
+    index = Index(records, field_list, text_of, id_of=id_of)
+    _cache[key] = (records, index)  # holding the list keeps its id from being reused
+    if len(_cache) > _CACHE_SIZE:
+        _cache.popitem(last=False)
+    return index
 
 
 def rank(
@@ -96,41 +202,9 @@ def rank(
     records: Sequence[T],
     fields: Iterable[Field],
     text_of: Callable[[T], Mapping[str, str]],
+    *,
+    allow: Callable[[T], bool] | None = None,
+    id_of: Callable[[T], str] | None = None,
 ) -> list[T]:
-    """Records matching ``query`` best first; an empty query keeps every record in its order."""
-    words = list(dict.fromkeys(tokenize(query)))
-    if not words:
-        return list(records) if not query.strip() else []
-    field_list = list(fields)
-    indexed = []
-    for record in records:
-        texts = text_of(record)
-        per_field = [(f.weight, frozenset(tokenize(texts.get(f.name, "") or ""))) for f in field_list]
-        lowered = {f.name: (texts.get(f.name, "") or "").lower() for f in field_list}
-        indexed.append((record, per_field, lowered))
-
-    n = len(indexed)
-    idf = {}
-    for word in words:
-        df = sum(1 for _, per_field, _ in indexed if any(_matches(word, toks) for _, toks in per_field))
-        idf[word] = math.log(1 + (n - df + 0.5) / (df + 0.5))
-
-    phrase = " ".join(query.lower().split())
-    scored: list[tuple[float, int, T]] = []
-    for position, (record, per_field, lowered) in enumerate(indexed):
-        score = 0.0
-        matched = 0
-        for word in words:
-            best = max((weight * _matches(word, toks) for weight, toks in per_field), default=0.0)
-            if best:
-                matched += 1
-                score += best * idf[word]
-        if not matched:
-            continue
-        score *= 0.5 + 0.5 * matched / len(words)  # favour records that cover more of the query
-        if len(phrase) >= 6 and any(phrase in text for text in lowered.values()):
-            score *= 1.5
-        scored.append((score, position, record))
-    scored.sort(key=lambda s: (-s[0], s[1]))
-    floor = scored[0][0] * _RELATIVE_CUTOFF if scored else 0.0
-    return [record for score, _, record in scored if score >= floor]
+    """Records matching ``query`` best first; an empty query keeps every allowed record in its order."""
+    return index_for(records, fields, text_of, id_of=id_of).search(query, allow=allow)

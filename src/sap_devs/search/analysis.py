@@ -1,0 +1,169 @@
+"""Turning text into search terms the way SAP developers write: synonyms, compounds, light stemming.
+
+Applied identically to documents and queries, so "Cloud Foundry", "CF" and "cf" meet, "SAPUI5" and
+"UI5" meet, "deploying" and "deployment" meet, and ABAP names such as CX_SY_ZERODIVIDE stay whole.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+STOP_WORDS = frozenset(
+    [
+        "a",
+        "an",
+        "and",
+        "are",
+        "as",
+        "at",
+        "be",
+        "by",
+        "can",
+        "do",
+        "does",
+        "for",
+        "from",
+        "how",
+        "i",
+        "in",
+        "is",
+        "it",
+        "my",
+        "of",
+        "on",
+        "or",
+        "the",
+        "to",
+        "what",
+        "when",
+        "where",
+        "which",
+        "who",
+        "why",
+        "with",
+        "you",
+        "your",
+        "me",
+        "we",
+        "our",
+        "this",
+        "that",
+        "get",
+        "got",
+        "use",
+        "using",
+        "there",
+        "their",
+        "into",
+        "not",
+        "no",
+        "should",
+        "would",
+        "could",
+        "want",
+        "need",
+        "please",
+        "help",
+        "about",
+        "after",
+        "before",
+        "than",
+        "then",
+        "also",
+        "just",
+    ]
+)
+
+# multi-word names replaced by one canonical term (on lower-cased text, word boundaries)
+PHRASES: list[tuple[str, str]] = [
+    (r"(?:abap )?restful application programming(?: model)?", "rap"),
+    (r"cloud application programming(?: model)?", "cap"),
+    (r"business application studio", "bas"),
+    (r"business technology platform", "btp"),
+    (r"core data services?", "cds"),
+    (r"multi-?target applications?", "mta"),
+    (r"(?:sap )?cloud identity services?", "ias"),
+    (r"identity authentication(?: service)?", "ias"),
+    (r"authori[sz]ation and trust management(?: service)?", "xsuaa"),
+    (r"s/4 ?hana|s4 hana", "s4hana"),
+    (r"cloud foundry", "cf"),
+    (r"api management", "apim"),
+    (r"integration flows?", "iflow"),
+    (r"node\.js|node js", "nodejs"),
+    (r"ui5 tooling|ui5 cli", "ui5cli"),
+    (r"abap development tools", "adt"),
+]
+_PHRASE_RE = [(re.compile(rf"(?<![a-z0-9]){p}(?![a-z0-9])"), t) for p, t in PHRASES]
+
+# single words with one meaning under several spellings
+ALIASES = {
+    "sapui5": "ui5",
+    "openui5": "ui5",
+    "s4": "s4hana",
+    "mtar": "mta",
+    "mtars": "mta",
+    "node": "nodejs",
+    "k8s": "kubernetes",
+    "cloudfoundry": "cf",
+    "appstudio": "bas",
+    "scp": "btp",
+    "cpi": "iflow",
+    "javascript": "js",
+    "typescript": "ts",
+    "postgresql": "postgres",
+    "golang": "go",
+    "dockerfile": "docker",
+    "docs": "documentation",
+    "doc": "documentation",
+}
+
+# related terms added to a query with a lower weight
+RELATED = {"kubernetes": ("kyma",), "kyma": ("kubernetes",), "xsuaa": ("authorization",), "ias": ("authentication",)}
+
+_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+_COMPOUND = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+")
+_WORD = re.compile(r"[a-z0-9]+")
+
+
+def stem(word: str) -> str:
+    """A light English stemmer: deploy / deploying / deployed / deployment / deploys -> deploy."""
+    if len(word) <= 3 or not word.isalpha():
+        return word
+    for suffix, keep in (("ations", 4), ("ation", 4), ("ments", 4), ("ment", 4), ("ings", 4), ("ing", 4), ("ies", 3)):
+        if word.endswith(suffix) and len(word) - len(suffix) >= keep:
+            word = word[: -len(suffix)] + ("y" if suffix == "ies" else "")
+            break
+    else:
+        if (word.endswith("ed") and len(word) > 5) or (word.endswith("es") and len(word) > 4 and word[-3] in "sxz"):
+            word = word[:-2]
+        elif word.endswith("s") and not word.endswith(("ss", "us", "is")) and len(word) > 4:
+            word = word[:-1]
+    if len(word) > 4 and word[-1] == word[-2] and word[-1] not in "lsz":
+        word = word[:-1]  # running -> runn -> run
+    if word.endswith("e") and len(word) > 4:
+        word = word[:-1]  # require / required -> requir
+    return word
+
+
+@lru_cache(maxsize=65536)
+def _term(word: str) -> str:
+    word = ALIASES.get(word, word)
+    return word if "_" in word else stem(word)
+
+
+def analyze(text: str) -> list[str]:
+    """Search terms of ``text``, in order, stop words dropped."""
+    if not text:
+        return []
+    text = _CAMEL.sub(" ", text).lower()
+    for pattern, canonical in _PHRASE_RE:
+        text = pattern.sub(canonical, text)
+    terms = [m.group() for m in _COMPOUND.finditer(text)]  # ABAP and other underscore names, kept whole
+    terms += [_term(w) for w in _WORD.findall(text) if w not in STOP_WORDS]
+    return terms
+
+
+def normalise_phrase(text: str) -> str:
+    """Lower-cased, canonical, single-spaced text for exact phrase checks."""
+    return " ".join(analyze(text))
