@@ -118,9 +118,16 @@ ALIASES = {
     "doc": "documentation",
 }
 
-# related terms added to a query with a lower weight
-RELATED = {"kubernetes": ("kyma",), "kyma": ("kubernetes",), "xsuaa": ("authorization",), "ias": ("authentication",)}
+# related terms added to a query with a lower weight (keys and values are analysed below)
+_RELATED_WORDS = {
+    "kubernetes": ("kyma",),
+    "kyma": ("kubernetes",),
+    "xsuaa": ("authorization",),
+    "ias": ("authentication",),
+}
 
+# product names written in mixed case that camelCase splitting would break apart
+_PRODUCTS = re.compile(r"(?<![A-Za-z0-9])(?:open|sap)ui5(?![A-Za-z0-9])", re.I)
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 _COMPOUND = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+")
 _WORD = re.compile(r"[a-z0-9]+")
@@ -130,6 +137,7 @@ def stem(word: str) -> str:
     """A light English stemmer: deploy / deploying / deployed / deployment / deploys -> deploy."""
     if len(word) <= 3 or not word.isalpha():
         return word
+    original = word
     for suffix, keep in (("ations", 4), ("ation", 4), ("ments", 4), ("ment", 4), ("ings", 4), ("ing", 4), ("ies", 3)):
         if word.endswith(suffix) and len(word) - len(suffix) >= keep:
             word = word[: -len(suffix)] + ("y" if suffix == "ies" else "")
@@ -139,8 +147,8 @@ def stem(word: str) -> str:
             word = word[:-2]
         elif word.endswith("s") and not word.endswith(("ss", "us", "is")) and len(word) > 4:
             word = word[:-1]
-    if len(word) > 4 and word[-1] == word[-2] and word[-1] not in "lsz":
-        word = word[:-1]  # running -> runn -> run
+    if word != original and len(word) >= 4 and word[-1] == word[-2] and word[-1] not in "aeioulsz":
+        word = word[:-1]  # running -> runn -> run, but xsuaa and webapp stay
     if word.endswith("e") and len(word) > 4:
         word = word[:-1]  # require / required -> requir
     return word
@@ -156,12 +164,15 @@ def analyze(text: str) -> list[str]:
     """Search terms of ``text``, in order, stop words dropped."""
     if not text:
         return []
-    text = _CAMEL.sub(" ", text).lower()
+    text = _CAMEL.sub(" ", _PRODUCTS.sub("ui5", text)).lower()
     for pattern, canonical in _PHRASE_RE:
         text = pattern.sub(canonical, text)
     terms = [m.group() for m in _COMPOUND.finditer(text)]  # ABAP and other underscore names, kept whole
     terms += [_term(w) for w in _WORD.findall(text) if w not in STOP_WORDS]
     return terms
+
+
+RELATED = {_term(k): tuple(_term(v) for v in vs) for k, vs in _RELATED_WORDS.items()}
 
 
 def normalise_phrase(text: str) -> str:

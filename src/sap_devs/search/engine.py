@@ -149,6 +149,10 @@ class Index(Generic[T]):
                         best[doc] = weight
             for doc, weight in best.items():
                 covered[doc] = covered.get(doc, 0.0) + weight
+        exact_id = self._ids.get(query.strip().lower())
+        if exact_id is not None:
+            scores[exact_id] = max(scores.values(), default=1.0) or 1.0  # an exact id is the answer
+            covered[exact_id] = float(len(terms))
         if allow is not None:
             scores = {d: s for d, s in scores.items() if allow(self.records[d])}
         if not scores:
@@ -158,9 +162,8 @@ class Index(Generic[T]):
             scores[doc] *= 0.5 + 0.5 * coverage
             if boost is not None:
                 scores[doc] *= boost(self.records[doc])
-        query_id = query.strip().lower()
-        if query_id in self._ids and self._ids[query_id] in scores:
-            scores[self._ids[query_id]] *= ID_BONUS
+        if exact_id is not None and exact_id in scores:
+            scores[exact_id] *= ID_BONUS
         ranked = sorted(scores, key=lambda d: (-scores[d], d))
         phrase = " ".join(terms)
         if len(terms) >= 2:
