@@ -7,8 +7,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from sap_devs.core import cache
-from sap_devs.knowledge.snapshot import Snapshot
+from sap_devs.knowledge.snapshot import Snapshot, from_cache
 from sap_devs.search import Field, rank
 
 CACHE_NAME = "learning/index"
@@ -40,21 +39,13 @@ def parse(records: Any) -> list[Journey]:
 
 def load() -> Snapshot[Journey] | None:
     """The synced catalogue, or None before the first sync (nothing is bundled for it)."""
-    cached = cache.read(CACHE_NAME)
-    if cached is None:
-        return None
-    try:
-        items = parse(cached.data)
-    except ValueError:
-        return None
-    return Snapshot(items, "cache", cached.age_text(), stale=not cached.fresh(TTL))
+    return from_cache(CACHE_NAME, TTL, parse)
 
 
 def search(journeys: list[Journey], query: str, *, level: str | None = None) -> list[Journey]:
-    records = [j for j in journeys if level is None or (j.level or "").lower() == level]
     return rank(
         query,
-        records,
+        journeys,
         [Field("title", 3.0), Field("products", 2.0), Field("roles", 1.0), Field("description", 1.0)],
         lambda j: {
             "title": j.title,
@@ -62,4 +53,5 @@ def search(journeys: list[Journey], query: str, *, level: str | None = None) -> 
             "roles": " ".join(j.roles),
             "description": j.description,
         },
+        allow=(lambda j: (j.level or "").lower() == level) if level else None,
     )

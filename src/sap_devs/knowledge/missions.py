@@ -7,8 +7,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from sap_devs.core import cache
-from sap_devs.knowledge.snapshot import Snapshot
+from sap_devs.knowledge.snapshot import Snapshot, from_cache
 from sap_devs.search import Field, rank
 
 CACHE_NAME = "discovery/missions"
@@ -37,14 +36,8 @@ def parse(records: Any) -> list[Mission]:
 
 
 def load() -> Snapshot[Mission] | None:
-    cached = cache.read(CACHE_NAME)
-    if cached is None:
-        return None
-    try:
-        items = parse(cached.data)
-    except ValueError:
-        return None
-    return Snapshot(items, "cache", cached.age_text(), stale=not cached.fresh(TTL)) if items else None
+    """The synced catalogue, or None before the first sync (nothing is bundled for it)."""
+    return from_cache(CACHE_NAME, TTL, parse)
 
 
 def search(missions: list[Mission], query: str) -> list[Mission]:

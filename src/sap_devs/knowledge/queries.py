@@ -55,8 +55,7 @@ def find_known_errors(kb: KnowledgeBase, query: str, *, pack: str | None = None)
             Field("codes", 3.0),
             Field("tags", 2.0),
             Field("id", 2.0),
-            Field("cause", 1.0),
-            Field("fix", 0.5),
+            Field("cause", 1.0),  # the fix text is long and adds little to matching a message
         ],
         lambda rec: {
             "pattern": strip_variable_parts(rec[1].pattern),
@@ -64,7 +63,6 @@ def find_known_errors(kb: KnowledgeBase, query: str, *, pack: str | None = None)
             "tags": " ".join(rec[1].tags),
             "id": rec[1].id.replace("/", " "),
             "cause": rec[1].cause,
-            "fix": rec[1].fix,
         },
         id_of=lambda rec: rec[1].id,
     )

@@ -41,6 +41,25 @@ def bundled_json(name: str) -> Any:
 _parsed: dict[str, tuple[cache.Cached, Any]] = {}
 
 
+def from_cache(cache_name: str, ttl: dt.timedelta, parse: Any) -> Snapshot[Any] | None:
+    """The synced data parsed once per file version, or None when nothing usable is cached."""
+    cached = cache.read(cache_name)
+    if cached is None:
+        return None
+    memo = _parsed.get(cache_name)
+    if memo is not None and memo[0] is cached:
+        items = memo[1]
+    else:
+        try:
+            items = parse(cached.data)
+        except (TypeError, ValueError, KeyError):
+            items = None
+        _parsed[cache_name] = (cached, items)
+    if not items:
+        return None
+    return Snapshot(items, "cache", cached.age_text(), stale=not cached.fresh(ttl))
+
+
 def from_cache_or_baseline(
     cache_name: str,
     ttl: dt.timedelta,
@@ -48,18 +67,8 @@ def from_cache_or_baseline(
     baseline: Any,
 ) -> Snapshot[Any]:
     """``parse(data)`` turns cached JSON into items; ``baseline()`` returns (items, as_of) when no cache is usable."""
-    cached = cache.read(cache_name)
-    if cached is not None:
-        memo = _parsed.get(cache_name)
-        if memo is not None and memo[0] is cached:
-            items = memo[1]  # the same file version: reuse the parsed records
-        else:
-            try:
-                items = parse(cached.data)
-            except (TypeError, ValueError, KeyError):
-                items = None
-            _parsed[cache_name] = (cached, items)
-        if items:
-            return Snapshot(items, "cache", cached.age_text(), stale=not cached.fresh(ttl))
+    synced = from_cache(cache_name, ttl, parse)
+    if synced is not None:
+        return synced
     items, as_of = baseline()
     return Snapshot(items, "baseline", as_of)

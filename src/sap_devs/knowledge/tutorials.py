@@ -62,10 +62,9 @@ def load_index() -> Snapshot[Tutorial]:
 def search(
     index: list[Tutorial], query: str, *, level: str | None = None, include_drafts: bool = False
 ) -> list[Tutorial]:
-    records = [t for t in index if (level is None or t.level == level) and (t.live or include_drafts)]
     return rank(
         query,
-        records,
+        index,
         [Field("title", 3.0), Field("slug", 2.0), Field("tags", 1.5), Field("description", 1.0)],
         lambda t: {
             "title": t.title,
@@ -73,4 +72,6 @@ def search(
             "tags": t.tag_words(),
             "description": t.description or "",
         },
+        allow=lambda t: (level is None or t.level == level) and (t.live or include_drafts),
+        id_of=lambda t: t.slug,
     )

@@ -61,12 +61,13 @@ def load() -> Snapshot[Video]:
 
 
 def search(videos: list[Video], query: str | None, *, source: str | None = None) -> list[Video]:
-    records = [v for v in videos if source is None or v.source == source]
+    allow = (lambda v: v.source == source) if source else None
     if not query:
-        return records
+        return [v for v in videos if allow is None or allow(v)]
     return rank(
         query,
-        records,
+        videos,
         [Field("title", 3.0), Field("tags", 2.0), Field("description", 1.0)],
         lambda v: {"title": v.title, "tags": " ".join(v.tags), "description": v.description},
+        allow=allow,
     )

@@ -6,6 +6,7 @@ Each module under ``sap_devs.mcp.tools`` defines one ``TOOL``; the registry coll
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -146,13 +147,16 @@ class ToolContext:
     endpoints: dict[str, str] = field(default_factory=dict)
     """Base URLs replacing the real SAP hosts (tests point them at loopback servers)."""
     _knowledge: KnowledgeBase | None = None
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     @property
     def knowledge(self) -> KnowledgeBase:
         if self._knowledge is None:
-            from sap_devs.knowledge.base import KnowledgeBase
+            with self._lock:  # the background warm-up and a first tool call may race here
+                if self._knowledge is None:
+                    from sap_devs.knowledge.base import KnowledgeBase
 
-            self._knowledge = KnowledgeBase.load(self.profile_id, cwd=self.cwd, layers=self.layers)
+                    self._knowledge = KnowledgeBase.load(self.profile_id, cwd=self.cwd, layers=self.layers)
         return self._knowledge
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import threading
 from typing import Any
 
 from sap_devs import package_version
@@ -46,8 +47,12 @@ def build_server(registry: Registry, ctx: ToolContext) -> Any:
     from mcp.shared.exceptions import MCPError
 
     listed = [_mcp_tool(t) for t in registry]
+    warmed = threading.Event()
 
     async def on_list_tools(_rctx: Any, _params: Any) -> types.ListToolsResult:
+        if not warmed.is_set():
+            warmed.set()
+            threading.Thread(target=warm_up, args=(ctx,), name="sap-devs-warm-up", daemon=True).start()
         return types.ListToolsResult(tools=listed)
 
     async def on_call_tool(_rctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
@@ -72,6 +77,21 @@ def build_server(registry: Registry, ctx: ToolContext) -> Any:
         on_list_tools=on_list_tools,
         on_call_tool=on_call_tool,
     )
+
+
+def warm_up(ctx: ToolContext) -> None:
+    """Load the packs and build the search indexes while the client is busy, so the first real
+    query does not pay for them. Failures are only logged: the tool call will report them."""
+    try:
+        from sap_devs.knowledge import tutorials
+        from sap_devs.knowledge.queries import find_known_errors, find_resources
+
+        kb = ctx.knowledge
+        find_known_errors(kb, "warm up")
+        find_resources(kb, "warm up")
+        tutorials.search(tutorials.load_index().items, "warm up")
+    except Exception:  # the same error surfaces, with its message, on the first tool call
+        log.debug("warm-up failed", exc_info=True)
 
 
 async def serve_stdio(server: Any) -> None:

@@ -94,7 +94,14 @@ PHRASES: list[tuple[str, str]] = [
     (r"ui5 tooling|ui5 cli", "ui5cli"),
     (r"abap development tools", "adt"),
 ]
-_PHRASE_RE = [(re.compile(rf"(?<![a-z0-9]){p}(?![a-z0-9])"), t) for p, t in PHRASES]
+# one alternation, one pass per text: each phrase is its own group, replaced by its canonical term
+_PHRASE_RE = re.compile(r"(?<![a-z0-9])(?:" + "|".join(f"({p})" for p, _ in PHRASES) + r")(?![a-z0-9])")
+_PHRASE_TERMS = [t for _, t in PHRASES]
+
+
+def _canonical(match: re.Match[str]) -> str:
+    return _PHRASE_TERMS[match.lastindex - 1] if match.lastindex else match.group()
+
 
 # single words with one meaning under several spellings
 ALIASES = {
@@ -165,8 +172,7 @@ def analyze(text: str) -> list[str]:
     if not text:
         return []
     text = _CAMEL.sub(" ", _PRODUCTS.sub("ui5", text)).lower()
-    for pattern, canonical in _PHRASE_RE:
-        text = pattern.sub(canonical, text)
+    text = _PHRASE_RE.sub(_canonical, text)
     terms = [m.group() for m in _COMPOUND.finditer(text)]  # ABAP and other underscore names, kept whole
     terms += [_term(w) for w in _WORD.findall(text) if w not in STOP_WORDS]
     return terms

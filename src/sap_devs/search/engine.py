@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
-from sap_devs.search.analysis import RELATED, analyze, normalise_phrase
+from sap_devs.search.analysis import RELATED, analyze
 
 T = TypeVar("T")
 
@@ -53,19 +53,22 @@ class Index(Generic[T]):
     ) -> None:
         self.records = records
         self.fields = list(fields)
-        self._text_of = text_of
         self._id_of = id_of
         self.postings: dict[str, dict[int, list[int]]] = {}
         nf = len(self.fields)
         lengths: list[list[int]] = [[0] * len(records) for _ in range(nf)]
+        self._phrases: list[str] = []
         for doc, record in enumerate(records):
             texts = text_of(record)
+            joined = []
             for fi, field in enumerate(self.fields):
                 terms = analyze(texts.get(field.name) or "")
+                joined.append(" ".join(terms))
                 lengths[fi][doc] = len(terms)
                 for term in terms:
                     tfs = self.postings.setdefault(term, {}).setdefault(doc, [0] * nf)
                     tfs[fi] += 1
+            self._phrases.append(" | ".join(joined))
         self._norm: list[list[float]] = []
         for fi in range(nf):
             avg = (sum(lengths[fi]) / len(records)) if records else 0.0
@@ -73,7 +76,6 @@ class Index(Generic[T]):
         self._weights = [f.weight for f in self.fields]
         self._vocab: list[str] | None = None
         self._delete_map: dict[str, list[str]] | None = None
-        self._phrases: dict[int, str] = {}
         self._ids = {(id_of(r) or "").lower(): i for i, r in enumerate(records)} if id_of else {}
 
     # -- query expansion ------------------------------------------------------------------------
@@ -116,12 +118,6 @@ class Index(Generic[T]):
         return out
 
     # -- scoring --------------------------------------------------------------------------------
-
-    def _phrase_of(self, doc: int) -> str:
-        if doc not in self._phrases:
-            texts = self._text_of(self.records[doc])
-            self._phrases[doc] = " | ".join(normalise_phrase(texts.get(f.name) or "") for f in self.fields)
-        return self._phrases[doc]
 
     def search(
         self, query: str, *, allow: Callable[[T], bool] | None = None, boost: Callable[[T], float] | None = None
@@ -168,7 +164,7 @@ class Index(Generic[T]):
         phrase = " ".join(terms)
         if len(terms) >= 2:
             for doc in ranked[:PHRASE_CHECK_TOP]:
-                if phrase in self._phrase_of(doc):
+                if phrase in self._phrases[doc]:
                     scores[doc] *= PHRASE_BONUS
             ranked = sorted(scores, key=lambda d: (-scores[d], d))
         floor = scores[ranked[0]] * RELATIVE_CUTOFF
