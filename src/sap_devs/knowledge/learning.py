@@ -5,9 +5,9 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 
-from sap_devs.knowledge.snapshot import Snapshot, from_cache
+from sap_devs.knowledge.snapshot import Snapshot, from_cache, parse_records
 from sap_devs.search import Field, rank
 
 CACHE_NAME = "learning/index"
@@ -26,15 +26,7 @@ class Journey(BaseModel):
 
 
 def parse(records: Any) -> list[Journey]:
-    if not isinstance(records, list):
-        raise ValueError("learning index is not a list")
-    out = []
-    for record in records:
-        try:
-            out.append(Journey.model_validate(record))
-        except ValidationError:
-            continue
-    return out
+    return parse_records(Journey, records, "learning index")
 
 
 def load() -> Snapshot[Journey] | None:

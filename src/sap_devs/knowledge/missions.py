@@ -5,9 +5,9 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 
-from sap_devs.knowledge.snapshot import Snapshot, from_cache
+from sap_devs.knowledge.snapshot import Snapshot, from_cache, parse_records
 from sap_devs.search import Field, rank
 
 CACHE_NAME = "discovery/missions"
@@ -24,15 +24,7 @@ class Mission(BaseModel):
 
 
 def parse(records: Any) -> list[Mission]:
-    if not isinstance(records, list):
-        raise ValueError("mission catalogue is not a list")
-    out = []
-    for record in records:
-        try:
-            out.append(Mission.model_validate(record))
-        except ValidationError:
-            continue
-    return out
+    return parse_records(Mission, records, "mission catalogue")
 
 
 def load() -> Snapshot[Mission] | None:

@@ -6,9 +6,9 @@ import datetime as dt
 from functools import lru_cache
 from typing import Any
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 
-from sap_devs.knowledge.snapshot import Snapshot, bundled_json, from_cache_or_baseline
+from sap_devs.knowledge.snapshot import Snapshot, bundled_json, from_cache_or_baseline, parse_records
 
 CACHE_NAME = "news/episodes"
 TTL = dt.timedelta(hours=2)
@@ -25,15 +25,7 @@ class Episode(BaseModel):
 
 
 def parse(records: Any) -> list[Episode]:
-    if not isinstance(records, list):
-        raise ValueError("news cache is not a list")
-    out = []
-    for record in records:
-        try:
-            out.append(Episode.model_validate(record))
-        except ValidationError:
-            continue
-    return sorted(out, key=lambda e: e.published, reverse=True)
+    return sorted(parse_records(Episode, records, "news cache"), key=lambda e: e.published, reverse=True)
 
 
 @lru_cache(maxsize=1)

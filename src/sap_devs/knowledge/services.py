@@ -6,9 +6,9 @@ import datetime as dt
 from functools import lru_cache
 from typing import Any
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 
-from sap_devs.knowledge.snapshot import Snapshot, bundled_json, from_cache_or_baseline
+from sap_devs.knowledge.snapshot import Snapshot, bundled_json, from_cache_or_baseline, parse_records
 from sap_devs.search import Field, rank
 
 CACHE_NAME = "discovery/services"
@@ -33,15 +33,7 @@ class Service(BaseModel):
 
 
 def parse(records: Any) -> list[Service]:
-    if not isinstance(records, list):
-        raise ValueError("service catalogue is not a list")
-    out = []
-    for record in records:
-        try:
-            out.append(Service.model_validate(record))
-        except ValidationError:
-            continue
-    return out
+    return parse_records(Service, records, "service catalogue")
 
 
 @lru_cache(maxsize=1)

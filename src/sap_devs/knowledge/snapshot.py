@@ -8,6 +8,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Generic, Literal, TypeVar
 
+from pydantic import BaseModel, ValidationError
+
 from sap_devs.core import cache, paths
 
 T = TypeVar("T")
@@ -31,6 +33,22 @@ class Snapshot(Generic[T]):
         if self.stale:
             return f"The cached {what} is {self.as_of} old; run `sap-devs sync` to refresh it."
         return None
+
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def parse_records(model: type[M], records: Any, what: str) -> list[M]:
+    """Valid records as models; one bad record must not hide the rest (a non-list is a ValueError)."""
+    if not isinstance(records, list):
+        raise ValueError(f"{what} is not a list")
+    out = []
+    for record in records:
+        try:
+            out.append(model.model_validate(record))
+        except ValidationError:
+            continue
+    return out
 
 
 @lru_cache(maxsize=8)

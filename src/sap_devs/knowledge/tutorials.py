@@ -6,9 +6,9 @@ import datetime as dt
 from functools import lru_cache
 from typing import Any
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 
-from sap_devs.knowledge.snapshot import Snapshot, bundled_json, from_cache_or_baseline
+from sap_devs.knowledge.snapshot import Snapshot, bundled_json, from_cache_or_baseline, parse_records
 from sap_devs.search import Field, rank
 
 CACHE_NAME = "tutorials/index"
@@ -38,15 +38,7 @@ class Tutorial(BaseModel):
 def _parse(records: Any) -> list[Tutorial]:
     if isinstance(records, dict):  # a synced index: {"repos": ..., "tutorials": [...]}
         records = records.get("tutorials")
-    if not isinstance(records, list):
-        raise ValueError("tutorial index is not a list")
-    out = []
-    for record in records:
-        try:
-            out.append(Tutorial.model_validate(record))
-        except ValidationError:
-            continue  # one bad record must not hide the rest of the index
-    return out
+    return parse_records(Tutorial, records, "tutorial index")
 
 
 @lru_cache(maxsize=1)

@@ -6,9 +6,9 @@ import datetime as dt
 from functools import lru_cache
 from typing import Any
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 
-from sap_devs.knowledge.snapshot import Snapshot, bundled_json, from_cache_or_baseline
+from sap_devs.knowledge.snapshot import Snapshot, bundled_json, from_cache_or_baseline, parse_records
 from sap_devs.search import Field, rank
 
 CACHE_NAME = "videos/index"
@@ -27,15 +27,7 @@ class Video(BaseModel):
 
 
 def parse(records: Any) -> list[Video]:
-    if not isinstance(records, list):
-        raise ValueError("video index is not a list")
-    out = []
-    for record in records:
-        try:
-            out.append(Video.model_validate(record))
-        except ValidationError:
-            continue
-    return sorted(out, key=lambda v: v.published, reverse=True)
+    return sorted(parse_records(Video, records, "video index"), key=lambda v: v.published, reverse=True)
 
 
 @lru_cache(maxsize=1)
