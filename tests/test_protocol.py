@@ -65,16 +65,17 @@ async def test_handshake_identity_and_instructions(server, mode: str) -> None:
         assert client.server_info.version == package_version()
         instructions = client.instructions or ""
         assert "ALWAYS prefer these tools" in instructions
-        for tool in REGISTRY:
+        for tool in REGISTRY.operations():
             if tool.instruction:
                 assert tool.name in instructions
+        assert "search_tools" not in instructions, "full mode does not mention tools it does not list"
 
 
 @pytest.mark.parametrize("mode", ERAS)
 async def test_tools_list_has_every_tool_with_schemas_and_annotations(server, mode: str) -> None:
     async with Client(server, mode=mode) as client:
         listed = (await client.list_tools()).tools
-    assert sorted(t.name for t in listed) == sorted(REGISTRY.names())
+    assert sorted(t.name for t in listed) == sorted(t.name for t in REGISTRY.operations())
     for tool in listed:
         assert tool.input_schema["type"] == "object" and tool.output_schema["type"] == "object"
         assert tool.annotations is not None and tool.annotations.read_only_hint is True
@@ -91,14 +92,14 @@ def _every_call_valid(tool_name: str, result: Any) -> None:
 @pytest.mark.parametrize("mode", ERAS)
 async def test_every_tool_with_valid_arguments(server, mode: str) -> None:
     async with Client(server, mode=mode) as client:
-        for tool in REGISTRY:
+        for tool in REGISTRY.operations():
             result = await client.call_tool(tool.name, tool.example)
             _every_call_valid(tool.name, result)
 
 
 @pytest.mark.parametrize("mode", ERAS)
 async def test_every_tool_with_invalid_arguments(server, mode: str) -> None:
-    assert set(INVALID_ARGS) == set(REGISTRY.names()), "every tool needs an invalid-arguments case"
+    assert set(INVALID_ARGS) == {t.name for t in REGISTRY.operations()}, "every tool needs an invalid-arguments case"
     async with Client(server, mode=mode) as client:
         for name, args in INVALID_ARGS.items():
             result = await client.call_tool(name, args)

@@ -27,6 +27,9 @@ EXPECTED_TOOLS = {
     "get_news_detail",
     "search_learning_journeys",
     "search_videos",
+    "search_tools",
+    "get_tool_schemas",
+    "call_tool",
 }
 
 

@@ -77,9 +77,39 @@ def test_ready_line_on_a_terminal(tmp_path: Path) -> None:
         ready, _, _ = select.select([proc.stderr], [], [], 60)
         assert ready, "no line on stderr within 60 s"
         line = proc.stderr.readline().decode()
-        assert "ready on stdio with" in line and "tools" in line and "sap-devs mcp serve" in line
+        assert "ready on stdio" in line and "operations" in line and "sap-devs mcp serve" in line
     finally:
         proc.kill()
         proc.wait(timeout=10)
         os.close(master)
         os.close(slave)
+
+
+async def test_progressive_mode_from_the_command_line(tmp_path: Path) -> None:
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "sap_devs", "mcp", "serve", "--tools", "progressive", "--pin", "search_tutorials"],
+        env=server_env(tmp_path),
+        cwd=str(tmp_path),
+    )
+    async with Client(params, mode="auto") as client:
+        names = sorted(t.name for t in (await client.list_tools()).tools)
+        assert names == ["call_tool", "get_tool_schemas", "search_tools", "search_tutorials"]
+        assert client.server_capabilities.experimental == {"libraryDiscovery": {"version": "0.1.0"}}
+
+
+def test_bad_mode_or_pin_fails_fast(tmp_path: Path) -> None:
+    for extra, message in (
+        (["--tools", "everything"], "Unknown tools mode"),
+        (["--pin", "nope"], "Cannot pin unknown"),
+    ):
+        proc = subprocess.run(
+            [sys.executable, "-m", "sap_devs", "mcp", "serve", *extra],
+            env=server_env(tmp_path),
+            cwd=tmp_path,
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert proc.returncode == 2 and message in proc.stderr and proc.stdout == ""

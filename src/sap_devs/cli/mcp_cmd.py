@@ -4,16 +4,21 @@ from __future__ import annotations
 
 import typer
 
-from sap_devs.cli.common import ENVIRONMENT_OPTION, PROFILE_OPTION
+from sap_devs.cli.common import ENVIRONMENT_OPTION, PIN_OPTION, PROFILE_OPTION, TOOLS_MODE_OPTION
 
 app = typer.Typer(help="Run sap-devs as an MCP server.", no_args_is_help=True)
 
 
 @app.command("serve")
-def serve(profile: str | None = PROFILE_OPTION, environment: str = ENVIRONMENT_OPTION) -> None:
+def serve(
+    profile: str | None = PROFILE_OPTION,
+    environment: str = ENVIRONMENT_OPTION,
+    tools: str = TOOLS_MODE_OPTION,
+    pin: str | None = PIN_OPTION,
+) -> None:
     """Serve the sap-devs tools over MCP on stdin/stdout (both protocol eras)."""
     from sap_devs.cli.serve import run_server
 
-    code = run_server(profile, environment)
+    code = run_server(profile, environment, tools, pin)
     if code:
         raise typer.Exit(code)

@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 
-def run_server(profile: str | None, environment: str) -> int:
+def run_server(profile: str | None, environment: str, tools_mode: str = "auto", pinned: str | None = None) -> int:
     """Serve until the client disconnects; returns the process exit code."""
     from sap_devs.core.log import setup_logging
 
@@ -39,10 +39,22 @@ def run_server(profile: str | None, environment: str) -> int:
         print(f"sap-devs: {exc}", file=sys.stderr)
         return 2
     ctx = ToolContext(cwd=cwd, profile_id=profile, environment=environment, layers=layers)  # type: ignore[arg-type]
-    server = build_server(registry, ctx)
+    pins = [p.strip() for p in (pinned or "get_known_errors,get_context").split(",") if p.strip()]
+    unknown = [p for p in pins if p not in registry]
+    try:
+        if unknown:
+            raise SapDevsError(
+                f"Cannot pin unknown tool(s): {', '.join(unknown)}.", hint="Check `sap-devs tools list`."
+            )
+        server = build_server(registry, ctx, mode=tools_mode, pinned=pins)
+    except SapDevsError as exc:
+        print(f"sap-devs: {exc}", file=sys.stderr)
+        return 2
+    mode = registry.resolve_mode(tools_mode)
     if sys.stdin.isatty():
         print(
-            f"sap-devs MCP server ready on stdio with {len(registry)} tools. It is meant to be started by an AI "
+            f"sap-devs MCP server ready on stdio ({mode} mode, {len(registry.operations())} operations). "
+            "It is meant to be started by an AI "
             "client: add the command 'sap-devs mcp serve' to the client's MCP configuration (see the README). "
             "Press Ctrl+C to stop.",
             file=sys.stderr,
@@ -53,13 +65,16 @@ def run_server(profile: str | None, environment: str) -> int:
 
 
 def fast_path(argv: list[str]) -> int | None:
-    """Handle ``mcp serve [--profile ID] [--environment ENV]`` without typer; None when not applicable."""
+    """Handle ``mcp serve [--profile ID] [--environment ENV] [--tools MODE] [--pin NAMES]`` without typer;
+    None when not applicable (help, unknown options), so typer answers those."""
     if argv[:2] != ["mcp", "serve"] or any(a in ("-h", "--help") for a in argv[2:]):
         return None
     parser = argparse.ArgumentParser(prog="sap-devs mcp serve", add_help=False)
     parser.add_argument("--profile", "-p", default=os.environ.get("SAP_DEVS_PROFILE"))
     parser.add_argument("--environment", default=os.environ.get("SAP_SYSTEM_TYPE", "onprem"))
+    parser.add_argument("--tools", dest="tools_mode", default=os.environ.get("SAP_DEVS_TOOLS", "auto"))
+    parser.add_argument("--pin", default=os.environ.get("SAP_DEVS_PINNED_TOOLS"))
     args, unknown = parser.parse_known_args(argv[2:])
     if unknown:
         return None  # let typer report the unknown option with its usual message
-    return run_server(args.profile, args.environment)
+    return run_server(args.profile, args.environment, args.tools_mode, args.pin)

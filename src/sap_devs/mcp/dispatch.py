@@ -62,6 +62,10 @@ async def invoke(tool: Tool, arguments: dict[str, Any] | None, ctx: ToolContext)
         return Outcome(True, describe_invalid_arguments(tool, exc))
     try:
         result = await tool.handler(params, ctx)
+        if tool.output is None:  # pass-through (call_tool): the inner tool's outcome, unchanged
+            return (
+                result if isinstance(result, Outcome) else Outcome(True, f"Internal error in {tool.name}: no outcome.")
+            )
         if not isinstance(result, tool.output):
             result = tool.output.model_validate(result.model_dump())
         structured = result.model_dump(mode="json", exclude_none=True)

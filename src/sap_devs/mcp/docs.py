@@ -64,11 +64,17 @@ def _tool_section(tool: Tool) -> str:
         lines.append("No parameters.")
     a = tool.annotations
     envs = "any (no SAP system needed)" if "any" in tool.available_in else ", ".join(sorted(tool.available_in))
-    out_props = ", ".join(f"`{p}`" for p in tool.output_schema.get("properties", {}))
+    out_props = (
+        ", ".join(f"`{p}`" for p in tool.output_schema.get("properties", {}))
+        if tool.output_schema
+        else "the called operation's own result"
+    )
     lines += [
         "",
         f"- Returns: {out_props}",
+        f"- Action: {tool.action}; risk: {tool.effective_risk}",
         f"- Environments: {envs}",
+        f"- Listed in: {'progressive mode only' if tool.progressive_only else 'full mode (progressive: via search_tools)'}",
         f"- Annotations: readOnly={a.read_only}, destructive={a.destructive}, idempotent={a.idempotent}, "
         f"openWorld={a.open_world}",
         f"- Example: `{json.dumps(tool.example)}`",

@@ -22,9 +22,11 @@ if TYPE_CHECKING:
     from sap_devs.knowledge.layer_paths import Layer
 
 Environment = Literal["onprem", "cloud", "legacy"]
+Action = Literal["read", "list", "search", "create", "update", "delete", "execute"]
+Risk = Literal["low", "medium", "high"]
 ENVIRONMENTS: tuple[Environment, ...] = ("onprem", "cloud", "legacy")
 ANY_ENVIRONMENT = frozenset({"any"})
-CATEGORIES = ("knowledge", "doctor", "learning", "news", "abap", "discovery")
+CATEGORIES = ("knowledge", "doctor", "learning", "news", "discovery", "abap", "meta")
 
 InputT = TypeVar("InputT", bound=BaseModel)
 OutputT = TypeVar("OutputT", bound=BaseModel)
@@ -146,6 +148,8 @@ class ToolContext:
     layers: list[Layer] | None = None
     endpoints: dict[str, str] = field(default_factory=dict)
     """Base URLs replacing the real SAP hosts (tests point them at loopback servers)."""
+    registry: Any = None
+    """The server's Registry, for the progressive-disclosure tools that search and call other tools."""
     _knowledge: KnowledgeBase | None = None
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
@@ -177,11 +181,20 @@ class ToolSpec:
     category: str
     module: str
     input_schema: dict[str, Any]
-    output_schema: dict[str, Any]
+    output_schema: dict[str, Any] | None
     annotations: Annotations
+    action: Action = "read"
+    risk: Risk = "low"
     available_in: frozenset[str] = ANY_ENVIRONMENT
     instruction: str | None = None
     example: dict[str, Any] = field(default_factory=dict)
+    progressive_only: bool = False
+
+    @property
+    def summary(self) -> str:
+        """The description's first sentence."""
+        first = self.description.split(". ", 1)[0].rstrip(".")
+        return first + "."
 
     def available(self, environment: str) -> bool:
         return "any" in self.available_in or environment in self.available_in
@@ -201,6 +214,9 @@ class ToolSpec:
                 "idempotent": a.idempotent,
                 "open_world": a.open_world,
             },
+            "action": self.action,
+            "risk": self.risk,
+            "progressive_only": self.progressive_only,
             "instruction": self.instruction,
             "example": self.example,
             "input_schema": self.input_schema,
@@ -218,6 +234,9 @@ class ToolSpec:
             input_schema=data["input_schema"],
             output_schema=data["output_schema"],
             annotations=Annotations(**data["annotations"]),
+            action=data["action"],
+            risk=data["risk"],
+            progressive_only=bool(data.get("progressive_only")),
             available_in=frozenset(data["available_in"]),
             instruction=data.get("instruction"),
             example=data.get("example") or {},
@@ -231,14 +250,26 @@ class Tool(Generic[InputT, OutputT]):
     description: str
     category: str
     input: type[InputT]
-    output: type[OutputT]
-    handler: Callable[[InputT, ToolContext], Awaitable[OutputT]]
+    output: type[OutputT] | None
+    """None for a pass-through tool (call_tool) whose handler returns another tool's Outcome."""
+    handler: Callable[[InputT, ToolContext], Awaitable[Any]]
+    action: Action = "read"
+    risk: Risk | None = None
+    """Defaults to low for read-only tools and high for anything that writes."""
     annotations: Annotations = READ_ONLY_LOCAL
     available_in: frozenset[str] = ANY_ENVIRONMENT
     instruction: str | None = None
     """One sentence for the server instructions: when an agent should reach for this tool."""
     example: dict[str, Any] = field(default_factory=dict)
     """Arguments of one realistic call, used in docs and tests."""
+    progressive_only: bool = False
+    """Listed only in progressive mode (the search / schema / call tools)."""
+
+    @property
+    def effective_risk(self) -> Risk:
+        if self.risk is not None:
+            return self.risk
+        return "low" if self.annotations.read_only else "high"
 
     def available(self, environment: str) -> bool:
         return "any" in self.available_in or environment in self.available_in
@@ -248,8 +279,8 @@ class Tool(Generic[InputT, OutputT]):
         return self.input.model_json_schema()
 
     @cached_property
-    def output_schema(self) -> dict[str, Any]:
-        return self.output.model_json_schema()
+    def output_schema(self) -> dict[str, Any] | None:
+        return self.output.model_json_schema() if self.output is not None else None
 
     def spec(self) -> ToolSpec:
         return ToolSpec(
@@ -261,7 +292,10 @@ class Tool(Generic[InputT, OutputT]):
             input_schema=self.input_schema,
             output_schema=self.output_schema,
             annotations=self.annotations,
+            action=self.action,
+            risk=self.effective_risk,
             available_in=self.available_in,
             instruction=self.instruction,
             example=self.example,
+            progressive_only=self.progressive_only,
         )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from sap_devs.mcp.framework import Tool
+from sap_devs.mcp.framework import ToolSpec
 
 PREAMBLE = (
     "sap-devs is the authoritative source of SAP developer knowledge (CAP, ABAP Cloud and RAP, SAP BTP, "
@@ -14,9 +14,21 @@ PREAMBLE = (
 )
 
 
-def build_instructions(tools: Iterable[Tool]) -> str:
+def build_instructions(tools: Iterable[ToolSpec], *, mode: str = "full", operations: int = 0) -> str:
+    tools = list(tools)
     lines = [PREAMBLE, ""]
-    lines += [f"- {t.instruction}" for t in tools if t.instruction]
+    if mode == "progressive":
+        pinned = [t for t in tools if not t.progressive_only]
+        lines += [
+            f"This server offers {operations} operations through three tools. To use one: call search_tools with "
+            "what you want to do (filter by category, action or risk), then get_tool_schemas for the chosen "
+            "operation's parameters, then call_tool with its name and arguments.",
+        ]
+        if pinned:
+            lines.append("These everyday tools can be called directly:")
+            lines += [f"- {t.instruction}" for t in pinned if t.instruction]
+    else:
+        lines += [f"- {t.instruction}" for t in tools if t.instruction]
     lines += [
         "",
         "List results come as {count, total, results, hint}: read the hint, it says how to refine or widen a "

@@ -20,6 +20,11 @@ class RegistryError(SapDevsError):
     pass
 
 
+MODES = ("auto", "full", "progressive")
+AUTO_THRESHOLD = 40  # selection accuracy drops past 30-50 tools (seed 004)
+DEFAULT_PINNED = ("get_known_errors", "get_context")
+
+
 def _tool_of(module: ModuleType) -> Tool | None:
     tool = getattr(module, "TOOL", None)
     if tool is None:
@@ -106,3 +111,23 @@ class Registry:
 
     def names(self) -> list[str]:
         return [t.name for t in self]
+
+    def operations(self) -> list[ToolSpec]:
+        """Every tool except the progressive-disclosure ones that search and call the others."""
+        return [s for s in self if not s.progressive_only]
+
+    def listed(self, mode: str, pinned: Iterable[str] = ()) -> list[ToolSpec]:
+        """What tools/list shows: every operation in full mode; search, schema, call and the pinned
+        everyday tools in progressive mode."""
+        if mode == "full":
+            return self.operations()
+        keep = set(pinned)
+        return [s for s in self if s.progressive_only or s.name in keep]
+
+    def resolve_mode(self, requested: str) -> str:
+        """``auto`` means progressive once the operations outgrow what a model chooses from well."""
+        if requested not in MODES:
+            raise RegistryError(f"Unknown tools mode {requested!r}.", hint=f"Use one of: {', '.join(MODES)}.")
+        if requested != "auto":
+            return requested
+        return "progressive" if len(self.operations()) > AUTO_THRESHOLD else "full"

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Iterable
 from typing import Any
+
+from mcp.server.lowlevel import Server
 
 from sap_devs import package_version
 from sap_devs.mcp.dispatch import invoke
 from sap_devs.mcp.framework import ToolContext, ToolSpec
 from sap_devs.mcp.instructions import build_instructions
-from sap_devs.mcp.registry import Registry
+from sap_devs.mcp.registry import DEFAULT_PINNED, Registry
 
 log = logging.getLogger(__name__)
 
@@ -41,12 +44,32 @@ def _annotation_kwargs(tool: ToolSpec) -> dict[str, Any]:
     }
 
 
-def build_server(registry: Registry, ctx: ToolContext) -> Any:
+LIBRARY_DISCOVERY = {"libraryDiscovery": {"version": "0.1.0"}}
+
+
+class SapDevsServer(Server):
+    """The SDK's low-level server, advertising ``experimental`` capabilities in both protocol eras:
+    the initialize result and the 2026-07-28 server/discover result both read ``get_capabilities``."""
+
+    experimental: dict[str, dict[str, Any]] | None = None
+
+    def get_capabilities(self, notification_options=None, experimental_capabilities=None, extensions=None, **kw):  # type: ignore[no-untyped-def, override]
+        if experimental_capabilities is None:
+            experimental_capabilities = self.experimental
+        return super().get_capabilities(notification_options, experimental_capabilities, extensions, **kw)
+
+
+def build_server(
+    registry: Registry, ctx: ToolContext, *, mode: str = "full", pinned: Iterable[str] = DEFAULT_PINNED
+) -> Any:
     import mcp_types as types
-    from mcp.server.lowlevel import Server
     from mcp.shared.exceptions import MCPError
 
-    listed = [_mcp_tool(t) for t in registry]
+    mode = registry.resolve_mode(mode)
+    ctx.registry = registry
+    shown = registry.listed(mode, pinned)
+    listed = [_mcp_tool(t) for t in shown]
+    callable_names = {t.name for t in registry if mode == "progressive" or not t.progressive_only}
     warmed = threading.Event()
 
     async def on_list_tools(_rctx: Any, _params: Any) -> types.ListToolsResult:
@@ -56,11 +79,11 @@ def build_server(registry: Registry, ctx: ToolContext) -> Any:
         return types.ListToolsResult(tools=listed)
 
     async def on_call_tool(_rctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
-        tool = registry.get(params.name)
+        tool = registry.get(params.name) if params.name in callable_names else None
         if tool is None:
             raise MCPError(
                 code=types.INVALID_PARAMS,
-                message=f"Unknown tool: {params.name!r}. Available tools: {', '.join(registry.names())}.",
+                message=f"Unknown tool: {params.name!r}. Available tools: {', '.join(t.name for t in shown)}.",
             )
         outcome = await invoke(tool, params.arguments, ctx)
         return types.CallToolResult(
@@ -69,14 +92,16 @@ def build_server(registry: Registry, ctx: ToolContext) -> Any:
             is_error=outcome.is_error,
         )
 
-    return Server(
+    server = SapDevsServer(
         SERVER_NAME,
         version=package_version(),
         title="SAP developer knowledge",
-        instructions=build_instructions(registry),
+        instructions=build_instructions(shown, mode=mode, operations=len(registry.operations())),
         on_list_tools=on_list_tools,
         on_call_tool=on_call_tool,
     )
+    server.experimental = LIBRARY_DISCOVERY if mode == "progressive" else None
+    return server
 
 
 def warm_up(ctx: ToolContext) -> None:

@@ -118,6 +118,7 @@ TOOL = Tool(
         "synced catalogue, else a live search limited to 15 seconds."
     ),
     category="discovery",
+    action="search",
     input=Input,
     output=Output,
     handler=handle,

@@ -111,6 +111,7 @@ TOOL = Tool(
         "helping with an SAP project."
     ),
     category="doctor",
+    action="read",
     input=Input,
     output=Output,
     handler=handle,

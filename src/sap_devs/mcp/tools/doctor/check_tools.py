@@ -90,6 +90,8 @@ TOOL = Tool(
         "found', version errors, or needs an environment set up."
     ),
     category="doctor",
+    action="execute",
+    risk="low",  # runs version commands only
     input=Input,
     output=Output,
     handler=handle,

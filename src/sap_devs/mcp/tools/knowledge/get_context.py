@@ -50,6 +50,7 @@ TOOL = Tool(
         "Without 'pack' it returns every active pack in profile order."
     ),
     category="knowledge",
+    action="read",
     input=Input,
     output=Output,
     handler=handle,

@@ -53,6 +53,7 @@ TOOL = Tool(
         "paste the message as the query."
     ),
     category="knowledge",
+    action="search",
     input=Input,
     output=Output,
     handler=handle,

@@ -48,6 +48,7 @@ TOOL = Tool(
         "SAP code from training data. Filter by pack, rank with a query."
     ),
     category="knowledge",
+    action="list",
     input=Input,
     output=Output,
     handler=handle,

@@ -47,6 +47,7 @@ TOOL = Tool(
         "or for learning something new about the user's SAP stack."
     ),
     category="knowledge",
+    action="read",
     input=Input,
     output=Output,
     handler=handle,

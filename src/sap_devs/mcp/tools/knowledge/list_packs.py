@@ -69,6 +69,7 @@ TOOL = Tool(
         "holds. Use this to discover valid pack ids for the 'pack' parameter of other tools."
     ),
     category="knowledge",
+    action="list",
     input=Input,
     output=Output,
     handler=handle,

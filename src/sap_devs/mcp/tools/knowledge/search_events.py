@@ -81,6 +81,7 @@ TOOL = Tool(
         "include_past=true. Use when the user asks about SAP events or hands-on learning opportunities."
     ),
     category="knowledge",
+    action="search",
     input=Input,
     output=Output,
     handler=handle,

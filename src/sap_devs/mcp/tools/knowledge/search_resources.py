@@ -53,6 +53,7 @@ TOOL = Tool(
         "instead of guessing a URL."
     ),
     category="knowledge",
+    action="search",
     input=Input,
     output=Output,
     handler=handle,

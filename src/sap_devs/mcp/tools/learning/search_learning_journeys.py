@@ -69,6 +69,7 @@ TOOL = Tool(
         "preparation rather than a single hands-on tutorial. Needs one `sap-devs sync` to have the catalogue."
     ),
     category="learning",
+    action="search",
     input=Input,
     output=Output,
     handler=handle,

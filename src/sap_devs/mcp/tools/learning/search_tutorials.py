@@ -65,6 +65,7 @@ TOOL = Tool(
         "Use it when the user wants to learn something step by step or needs a guided walkthrough."
     ),
     category="learning",
+    action="search",
     input=Input,
     output=Output,
     handler=handle,

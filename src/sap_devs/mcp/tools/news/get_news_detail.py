@@ -72,6 +72,7 @@ TOOL = Tool(
         "results are cached for an hour."
     ),
     category="news",
+    action="read",
     input=Input,
     output=Output,
     handler=handle,

@@ -43,6 +43,7 @@ TOOL = Tool(
         "what is new for SAP developers; follow up with get_news_detail for an episode's topics and links."
     ),
     category="news",
+    action="list",
     input=Input,
     output=Output,
     handler=handle,

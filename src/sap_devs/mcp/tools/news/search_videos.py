@@ -64,6 +64,7 @@ TOOL = Tool(
         "Use it when the user wants to watch rather than read."
     ),
     category="news",
+    action="search",
     input=Input,
     output=Output,
     handler=handle,
