@@ -51,20 +51,11 @@ NEWS_LIMIT = (5, 50)  # newest-first feeds: a handful is what an answer needs
 def limit_field(kind: tuple[int, int], noun: str) -> Any:
     """The ``limit`` parameter: search tools default 10 (max 50), list tools 20 (max 100)."""
     default, maximum = kind
-    return Field(
-        default, ge=1, le=maximum, description=f"Maximum number of {noun} to return (1-{maximum}, default {default})."
-    )
+    return Field(default, ge=1, le=maximum, description=f"Max {noun} to return.")
 
 
 def pack_field(purpose: str) -> Any:
-    return Field(
-        None,
-        min_length=1,
-        description=(
-            f"Pack id to {purpose}, e.g. 'cap', 'abap', 'btp', 'base'. Call list_packs for every valid id. "
-            "Omit to use all packs."
-        ),
-    )
+    return Field(None, min_length=1, description=f"Pack id to {purpose}, e.g. 'cap' (see list_packs); omit for all.")
 
 
 class ToolOutput(BaseModel):

@@ -14,6 +14,7 @@ from sap_devs.mcp.dispatch import invoke
 from sap_devs.mcp.framework import ToolContext, ToolSpec
 from sap_devs.mcp.instructions import build_instructions
 from sap_devs.mcp.registry import DEFAULT_PINNED, Registry
+from sap_devs.mcp.schema_compact import compact_input, compact_output
 
 log = logging.getLogger(__name__)
 
@@ -27,8 +28,8 @@ def _mcp_tool(tool: ToolSpec) -> Any:
         name=tool.name,
         title=tool.title,
         description=tool.description,
-        input_schema=tool.input_schema,
-        output_schema=tool.output_schema,
+        input_schema=compact_input(tool.input_schema),
+        output_schema=compact_output(tool.output_schema),
         annotations=types.ToolAnnotations(**_annotation_kwargs(tool)),
     )
 
@@ -36,7 +37,6 @@ def _mcp_tool(tool: ToolSpec) -> Any:
 def _annotation_kwargs(tool: ToolSpec) -> dict[str, Any]:
     a = tool.annotations
     return {
-        "title": tool.title,
         "read_only_hint": a.read_only,
         "destructive_hint": a.destructive,
         "idempotent_hint": a.idempotent,

@@ -27,10 +27,7 @@ class Input(ToolInput):
     )
     type: Literal["missions", "services"] = Field(
         "missions",
-        description=(
-            "'missions' = guided hands-on Discovery Center missions (default); 'services' = the SAP BTP service "
-            "and application catalogue with technical names and plans."
-        ),
+        description="missions = guided hands-on projects; services = the BTP service catalogue.",
     )
     limit: int = limit_field(SEARCH_LIMIT, "results")
 
@@ -112,10 +109,7 @@ TOOL = Tool(
     name="search_discovery",
     title="Search SAP Discovery Center",
     description=(
-        "Search SAP Discovery Center: 'missions' (default) are guided, hands-on BTP projects with effort and "
-        "page link; 'services' is the SAP BTP service and application catalogue with technical names (as used by "
-        "btp/cf CLIs and mta.yaml), plans (free ones marked) and documentation links. Missions come from the "
-        "synced catalogue, else a live search limited to 15 seconds."
+        "Search SAP Discovery Center: 'missions' (guided BTP projects) or 'services' (BTP catalogue: technical names, plans, docs links)."
     ),
     category="discovery",
     action="search",

@@ -104,11 +104,7 @@ TOOL = Tool(
     name="check_project",
     title="Check an SAP project",
     description=(
-        "Inspect an SAP project folder without running anything: detects CAP (Node.js/Java), MTA, SAPUI5/Fiori "
-        "apps, ABAP (abapGit), XSUAA, app router and Kyma Helm charts, then reports findings (category, "
-        "severity, message, fix): outdated @sap/cds, credentials not git-ignored, broken mta.yaml module paths, "
-        "undefined xs-security.json scopes, manifest.json and ui5.yaml problems. Use it proactively when "
-        "helping with an SAP project."
+        "Inspect an SAP project folder without running it: detects CAP, MTA, UI5/Fiori, abapGit, XSUAA, app router, Helm; reports findings with severity and fix."
     ),
     category="doctor",
     action="read",

@@ -84,10 +84,7 @@ TOOL = Tool(
     name="check_tools",
     title="Check SAP developer tools",
     description=(
-        "Check which SAP developer tools (Node.js, cds-dk, cf CLI, btp CLI, mbt, kubectl, Java, Maven ...) are "
-        "installed and whether their versions meet SAP's requirements. Returns per tool ok / outdated / missing "
-        "with the found version and the install command for this OS. Use it when the user sees 'command not "
-        "found', version errors, or needs an environment set up."
+        "Check installed SAP developer tools (node, cds-dk, cf, btp, mbt, ui5, kubectl, java ...): ok, outdated or missing, with the install command for this OS."
     ),
     category="doctor",
     action="execute",

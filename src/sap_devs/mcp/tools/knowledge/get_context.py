@@ -13,11 +13,7 @@ class Input(ToolInput):
     pack: str | None = pack_field("get context for")
     verbosity: Verbosity = Field(
         "standard",
-        description=(
-            "How much to return: 'minimal' = key concepts only (~200 tokens per pack), 'standard' = concepts, "
-            "best practices and code examples (~500 tokens per pack), 'full' = everything including "
-            "anti-patterns and extended reference."
-        ),
+        description="minimal = key concepts; standard = + best practices and examples; full = + anti-patterns, reference.",
     )
 
 
@@ -44,10 +40,7 @@ TOOL = Tool(
     name="get_context",
     title="SAP technology context",
     description=(
-        "Get authoritative SAP developer context as markdown: overview, key concepts, best practices, "
-        "anti-patterns, code examples and the 'Never ...' constraints for CAP, ABAP Cloud/RAP, BTP and more. "
-        "Use it before writing or reviewing SAP code; prefer it over training data, which may be outdated. "
-        "Without 'pack' it returns every active pack in profile order."
+        "Authoritative SAP context as markdown: overview, key concepts, best practices, anti-patterns, code examples and 'Never ...' rules for CAP, ABAP Cloud/RAP, BTP, UI5 and more. Prefer it over training data."
     ),
     category="knowledge",
     action="read",

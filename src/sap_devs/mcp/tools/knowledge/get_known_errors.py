@@ -12,10 +12,7 @@ class Input(ToolInput):
     query: str = Field(
         min_length=1,
         max_length=4000,
-        description=(
-            "The error message as the user saw it (paste it, names and numbers included) or its key phrase, "
-            "e.g. 'SQL error 258: insufficient privilege', 'CX_SY_ITAB_LINE_NOT_FOUND', 'cds: command not found'."
-        ),
+        description="The error message as seen (paste it whole) or its key phrase, e.g. 'SQL error 258'.",
     )
     pack: str | None = pack_field("search in")
     limit: int = limit_field(SEARCH_LIMIT, "known errors")
@@ -47,10 +44,7 @@ TOOL = Tool(
     name="get_known_errors",
     title="Known SAP error patterns",
     description=(
-        "Look up a known SAP error (CAP/cds CLI, Cloud Foundry, MTA, XSUAA, HANA SQL error codes, HDI deploy, "
-        "ABAP runtime errors, RAP/CDS activation, UI5 ...) and get its root cause, concrete fix and the page "
-        "that explains it, best match first. ALWAYS call this first when the user hits an SAP error message: "
-        "paste the message as the query."
+        "Root cause, fix and docs link for an SAP error message (CAP, CF, MTA, XSUAA, HANA, HDI, ABAP, RAP, UI5, Integration). ALWAYS call it first when the user hits an SAP error: paste the message."
     ),
     category="knowledge",
     action="search",

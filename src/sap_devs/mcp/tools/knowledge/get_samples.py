@@ -43,9 +43,7 @@ TOOL = Tool(
     name="get_samples",
     title="Canonical SAP code samples",
     description=(
-        "List canonical SAP code samples: official SAP and SAP-samples GitHub repositories that show the "
-        "intended patterns (CAP, RAP, BTP, Fiori ...). Prefer these reference implementations over generating "
-        "SAP code from training data. Filter by pack, rank with a query."
+        "Canonical SAP sample repositories (CAP, RAP, BTP, Fiori ...) to copy patterns from; prefer them over generating SAP code from memory."
     ),
     category="knowledge",
     action="list",

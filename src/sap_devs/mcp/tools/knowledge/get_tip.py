@@ -12,10 +12,7 @@ class Input(ToolInput):
     topic: str | None = Field(
         None,
         min_length=1,
-        description=(
-            "Topic tag to pick from, e.g. 'cap', 'abap', 'rap', 'btp', 'cf', 'security', 'testing'. A word that "
-            "is not a tag matches tips mentioning it. Omit to use the active profile's preferred tags."
-        ),
+        description="A tag (cap, rap, btp, cf, security ...) or any word; omit for the profile's tags.",
     )
 
 
@@ -42,9 +39,7 @@ TOOL = Tool(
     name="get_tip",
     title="SAP developer tip",
     description=(
-        "Get one practical SAP developer tip (title, markdown content, tags, pack), chosen at random on each "
-        "call. Filter with 'topic' (a tag such as 'cap', 'rap', 'btp' or any word). Good for a quick reminder "
-        "or for learning something new about the user's SAP stack."
+        "One practical SAP developer tip (title, markdown, tags, pack), random on each call; 'topic' picks a tag such as cap, rap or btp."
     ),
     category="knowledge",
     action="read",

@@ -64,9 +64,7 @@ TOOL = Tool(
     name="list_packs",
     title="List SAP content packs",
     description=(
-        "List the SAP content packs sap-devs has loaded (e.g. base, cap, abap, btp) with their id, name, "
-        "description, tags and how many tips, resources, known errors, samples, tool checks and events each "
-        "holds. Use this to discover valid pack ids for the 'pack' parameter of other tools."
+        "List the SAP content packs (id, name, description, tags, item counts). Use it to find valid pack ids for other tools' 'pack' parameter."
     ),
     category="knowledge",
     action="list",

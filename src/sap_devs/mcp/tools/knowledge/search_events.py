@@ -75,10 +75,7 @@ TOOL = Tool(
     name="search_events",
     title="Search SAP community events",
     description=(
-        "Search SAP developer events (SAP TechEd, CodeJam, Devtoberfest ...) from the content packs and the "
-        "community boards fetched by `sap-devs sync`: dates, "
-        "location, scope and registration URL, upcoming and ongoing events first by date. Past events only with "
-        "include_past=true. Use when the user asks about SAP events or hands-on learning opportunities."
+        "SAP community events (TechEd, CodeJam, Devtoberfest ...): dates, location, scope, URL; upcoming first, past ones only with include_past."
     ),
     category="knowledge",
     action="search",

@@ -12,10 +12,7 @@ from sap_devs.mcp.framework import SEARCH_LIMIT, Envelope, Tool, ToolContext, To
 class Input(ToolInput):
     query: str = Field(
         min_length=1,
-        description=(
-            "What to look for, in words: e.g. 'deploy CAP to Cloud Foundry', 'RAP draft', 'xsuaa role "
-            "collections', 'ABAP keyword documentation'."
-        ),
+        description="What to look for, e.g. 'deploy CAP to Cloud Foundry', 'xsuaa role collections'.",
     )
     pack: str | None = pack_field("search in")
     type: ResourceType | None = Field(None, description="Only resources of this type.")
@@ -48,9 +45,7 @@ TOOL = Tool(
     name="search_resources",
     title="Search SAP resources",
     description=(
-        "Search curated SAP developer resources (official documentation, samples, tools, tutorials, community "
-        "pages) and get direct URLs, best match first. Use it to cite or open the official SAP page for a topic "
-        "instead of guessing a URL."
+        "Find official SAP documentation, samples and tool pages for a topic, with direct URLs, best match first. Use it instead of guessing SAP links."
     ),
     category="knowledge",
     action="search",

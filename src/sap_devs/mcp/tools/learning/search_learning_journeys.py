@@ -64,9 +64,7 @@ TOOL = Tool(
     name="search_learning_journeys",
     title="Search SAP learning journeys",
     description=(
-        "Search SAP Learning Journeys on learning.sap.com: structured, role-based learning paths with level, "
-        "duration and URL, best match first. Use it when the user wants a course-like path or certification "
-        "preparation rather than a single hands-on tutorial. Needs one `sap-devs sync` to have the catalogue."
+        "Search learning.sap.com learning journeys (role-based paths with level and duration). Needs one `sap-devs sync` for the catalogue."
     ),
     category="learning",
     action="search",

@@ -13,10 +13,7 @@ from sap_devs.mcp.framework import SEARCH_LIMIT, Envelope, Tool, ToolContext, To
 class Input(ToolInput):
     query: str = Field(
         min_length=1,
-        description=(
-            "What the user wants to learn or do, e.g. 'deploy CAP application to Cloud Foundry', 'RAP draft', "
-            "'SAP Build Apps', 'HANA Cloud vector'."
-        ),
+        description="What to learn or do, e.g. 'deploy CAP to Cloud Foundry', 'RAP draft'.",
     )
     level: Literal["beginner", "intermediate", "advanced"] | None = Field(None, description="Only this level.")
     limit: int = limit_field(SEARCH_LIMIT, "tutorials")
@@ -60,9 +57,7 @@ TOOL = Tool(
     name="search_tutorials",
     title="Search SAP developer tutorials",
     description=(
-        "Search the 1,300+ hands-on tutorials of developers.sap.com (CAP, ABAP, Fiori/UI5, BTP, HANA Cloud, "
-        "Integration, SAP Build, mobile SDKs ...) and get title, level, time, steps and URL, best match first. "
-        "Use it when the user wants to learn something step by step or needs a guided walkthrough."
+        "Search the 1,300+ developers.sap.com tutorials (CAP, ABAP, UI5, BTP, HANA, Integration, Build ...): title, level, time, URL, best match first."
     ),
     category="learning",
     action="search",

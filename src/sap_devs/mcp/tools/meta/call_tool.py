@@ -31,9 +31,7 @@ TOOL = Tool(
     name="call_tool",
     title="Call an sap-devs operation",
     description=(
-        "Run a sap-devs operation by name with its arguments and get exactly the result a direct call returns "
-        "(structured content and text). Arguments are validated against the operation's schema; invalid ones come "
-        "back as an error naming the parameter."
+        "Run a sap-devs operation by name with arguments matching its schema; returns exactly what a direct call returns."
     ),
     category="meta",
     action="execute",

@@ -70,9 +70,7 @@ TOOL = Tool(
     name="get_tool_schemas",
     title="Get operation schemas",
     description=(
-        "Get the JSON Schemas (input and output), annotations and one example call for sap-devs operations found "
-        "with search_tools, so you can build a valid call_tool request. An unknown name is an error that lists "
-        "the closest names."
+        "JSON Schemas (input, output), annotations and an example call for operations found with search_tools; unknown names list the closest ones."
     ),
     category="meta",
     action="read",

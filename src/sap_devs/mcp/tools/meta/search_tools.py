@@ -27,14 +27,14 @@ class Input(ToolInput):
     query: str | None = Field(
         None,
         min_length=1,
-        description="What you want to do, in words, e.g. 'find a tutorial', 'explain an error message', 'BTP services'.",
+        description="The task in words, e.g. 'find a tutorial', 'explain an error message'.",
     )
-    category: str | None = Field(None, min_length=1, description="Only this category, e.g. 'knowledge', 'learning'.")
-    action: Action | None = Field(None, description="Only operations of this kind.")
-    environment: Environment | None = Field(None, description="Only operations available for this SAP system type.")
-    risk: Risk | None = Field(None, description="Only operations of this risk level.")
+    category: str | None = Field(None, min_length=1, description="e.g. knowledge, learning, doctor, abap.")
+    action: Action | None = Field(None, description="Kind of operation.")
+    environment: Environment | None = Field(None, description="SAP system type the operation must support.")
+    risk: Risk | None = Field(None, description="Risk level.")
     limit: int = limit_field(SEARCH_LIMIT, "operations")
-    offset: int = Field(0, ge=0, le=1000, description="Skip this many results (for paging with has_more).")
+    offset: int = Field(0, ge=0, le=1000, description="Results to skip when has_more was true.")
 
 
 class ToolSummary(BaseModel):
@@ -135,9 +135,7 @@ TOOL = Tool(
     name="search_tools",
     title="Search sap-devs operations",
     description=(
-        "Find the sap-devs operation for a task: ranked by name, title, description and parameters, filterable by "
-        "category, action (read/list/search/...), risk and SAP system environment, with facet counts and paging. "
-        "Then call get_tool_schemas for its parameters and call_tool to run it."
+        "Find the sap-devs operation for a task, ranked, filterable by category, action, risk and environment, with facets and paging. Next: get_tool_schemas, then call_tool."
     ),
     category="meta",
     action="search",

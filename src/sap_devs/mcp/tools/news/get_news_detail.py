@@ -66,10 +66,7 @@ TOOL = Tool(
     name="get_news_detail",
     title="SAP Developer News episode detail",
     description=(
-        "Get the full content of one SAP Developer News episode from its SAP Community post: the news items "
-        "with their links, the chapter timestamps of the video, and the video URL. Use it after get_recent_news "
-        "to dive into an episode. Only https://community.sap.com/ and https://blogs.sap.com/ URLs are accepted; "
-        "results are cached for an hour."
+        "Items with links and chapter times of one SAP Developer News episode, from its community_url (https community.sap.com or blogs.sap.com only)."
     ),
     category="news",
     action="read",

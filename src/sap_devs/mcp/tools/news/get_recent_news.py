@@ -38,9 +38,7 @@ TOOL = Tool(
     name="get_recent_news",
     title="Latest SAP Developer News",
     description=(
-        "Get the latest SAP Developer News episodes (the weekly show on the SAP Developers YouTube channel), "
-        "newest first: title, YouTube URL, date and the matching SAP Community post. Use it when the user asks "
-        "what is new for SAP developers; follow up with get_news_detail for an episode's topics and links."
+        "Latest SAP Developer News episodes, newest first: title, YouTube URL, date and SAP Community post (for get_news_detail)."
     ),
     category="news",
     action="list",

@@ -15,7 +15,7 @@ class Input(ToolInput):
     source: str | None = Field(
         None,
         min_length=1,
-        description="Only videos of this source id from the packs' youtube.yaml, e.g. 'sap-dev-news', 'sap-developers'.",
+        description="Source id, e.g. 'sap-dev-news', 'sap-developers'.",
     )
     limit: int = limit_field(SEARCH_LIMIT, "videos")
 
@@ -59,9 +59,7 @@ TOOL = Tool(
     name="search_videos",
     title="Search SAP developer videos",
     description=(
-        "Search SAP developer videos on YouTube (SAP Developers channel, SAP Developer News and other sources "
-        "listed in the packs): title, URL, date and the start of the description, newest first without a query. "
-        "Use it when the user wants to watch rather than read."
+        "Search SAP developer videos on YouTube (SAP Developers channel, Developer News): title, URL, date; newest first without a query."
     ),
     category="news",
     action="search",

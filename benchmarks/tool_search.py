@@ -1,0 +1,33 @@
+"""How often search_tools puts the right operation in its top 3, for the tasks in tool_tasks.json.
+
+Usage: python benchmarks/tool_search.py
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from sap_devs import tools
+
+TASKS = json.loads(Path(__file__).with_name("tool_tasks.json").read_text(encoding="utf-8"))["tasks"]
+
+
+def main() -> None:
+    top1 = top3 = 0
+    misses = []
+    for case in TASKS:
+        names = [r.name for r in tools.search(case["task"], limit=10).results]
+        rank = names.index(case["tool"]) + 1 if case["tool"] in names else None
+        top1 += rank == 1
+        top3 += rank is not None and rank <= 3
+        if rank != 1:
+            misses.append((case["task"], case["tool"], rank, names[:3]))
+    n = len(TASKS)
+    print(f"tasks: {n}   top-1: {top1}/{n} ({top1 / n:.0%})   top-3: {top3}/{n} ({top3 / n:.0%})")
+    for task, tool, rank, shown in misses:
+        print(f"  rank {rank or '-'}: {task!r} -> want {tool}, got {shown}")
+
+
+if __name__ == "__main__":
+    main()
