@@ -36,12 +36,10 @@ def _mcp_tool(tool: ToolSpec) -> Any:
 
 def _annotation_kwargs(tool: ToolSpec) -> dict[str, Any]:
     a = tool.annotations
-    return {
-        "read_only_hint": a.read_only,
-        "destructive_hint": a.destructive,
-        "idempotent_hint": a.idempotent,
-        "open_world_hint": a.open_world,
-    }
+    hints: dict[str, Any] = {"read_only_hint": a.read_only, "open_world_hint": a.open_world}
+    if not a.read_only:  # the spec gives destructive and idempotent hints meaning only for tools that write
+        hints.update(destructive_hint=a.destructive, idempotent_hint=a.idempotent)
+    return hints
 
 
 LIBRARY_DISCOVERY = {"libraryDiscovery": {"version": "0.1.0"}}
