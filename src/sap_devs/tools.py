@@ -31,17 +31,9 @@ class ToolCallError(SapDevsError):
 
 def _context() -> Any:
     if "ctx" not in _state:
-        from sap_devs.mcp.framework import ToolContext
-        from sap_devs.mcp.registry import Registry
+        from sap_devs.mcp.session import open_session
 
-        environment = os.environ.get("SAP_SYSTEM_TYPE", "onprem")
-        registry = Registry.default(environment=environment)
-        _state["ctx"] = ToolContext(
-            cwd=Path(os.getcwd()),
-            profile_id=os.environ.get("SAP_DEVS_PROFILE"),
-            environment=environment,  # type: ignore[arg-type]
-            registry=registry,
-        )
+        _, _state["ctx"] = open_session(profile=os.environ.get("SAP_DEVS_PROFILE"), cwd=Path(os.getcwd()))
     return _state["ctx"]
 
 

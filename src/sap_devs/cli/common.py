@@ -12,10 +12,10 @@ PROFILE_OPTION = typer.Option(
     None, "--profile", "-p", envvar="SAP_DEVS_PROFILE", help="Profile id that orders packs (default: all)."
 )
 ENVIRONMENT_OPTION = typer.Option(
-    "onprem",
+    None,
     "--environment",
     envvar="SAP_SYSTEM_TYPE",
-    help="SAP system environment tools are filtered for: onprem, cloud or legacy.",
+    help="SAP system environment tools are filtered for: onprem (default), cloud or legacy.",
 )
 
 

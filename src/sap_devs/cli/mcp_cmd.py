@@ -15,10 +15,13 @@ def serve(
     environment: str = ENVIRONMENT_OPTION,
     tools: str = TOOLS_MODE_OPTION,
     pin: str | None = PIN_OPTION,
+    allow_writes: bool = typer.Option(
+        False, "--allow-writes", help="Enable the ABAP write tools (also SAP_DEVS_ADT_WRITE=1); off by default."
+    ),
 ) -> None:
     """Serve the sap-devs tools over MCP on stdin/stdout (both protocol eras)."""
     from sap_devs.cli.serve import run_server
 
-    code = run_server(profile, environment, tools, pin)
+    code = run_server(profile, environment, tools, pin, allow_writes)
     if code:
         raise typer.Exit(code)

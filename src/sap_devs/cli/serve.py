@@ -14,7 +14,13 @@ import sys
 from pathlib import Path
 
 
-def run_server(profile: str | None, environment: str, tools_mode: str = "auto", pinned: str | None = None) -> int:
+def run_server(
+    profile: str | None,
+    environment: str | None,
+    tools_mode: str = "auto",
+    pinned: str | None = None,
+    allow_writes: bool = False,
+) -> int:
     """Serve until the client disconnects; returns the process exit code."""
     from sap_devs.core.log import setup_logging
 
@@ -23,9 +29,8 @@ def run_server(profile: str | None, environment: str, tools_mode: str = "auto", 
 
     from sap_devs.core.errors import SapDevsError
     from sap_devs.knowledge.layer_paths import available_profiles, default_layers
-    from sap_devs.mcp.framework import ToolContext
-    from sap_devs.mcp.registry import Registry
     from sap_devs.mcp.server import build_server, serve_stdio
+    from sap_devs.mcp.session import open_session
 
     cwd = Path(os.getcwd())
     try:
@@ -34,11 +39,12 @@ def run_server(profile: str | None, environment: str, tools_mode: str = "auto", 
             known = available_profiles(layers)
             if profile not in known:
                 raise SapDevsError(f"Unknown profile {profile!r}.", hint=f"Choose one of: {', '.join(known)}.")
-        registry = Registry.default(environment=environment)
+        registry, ctx = open_session(
+            environment=environment, profile=profile, allow_writes=allow_writes, cwd=cwd, layers=layers
+        )
     except SapDevsError as exc:
         print(f"sap-devs: {exc}", file=sys.stderr)
         return 2
-    ctx = ToolContext(cwd=cwd, profile_id=profile, environment=environment, layers=layers)  # type: ignore[arg-type]
     pins = [p.strip() for p in (pinned or "get_known_errors,get_context").split(",") if p.strip()]
     unknown = [p for p in pins if p not in registry]
     try:
@@ -71,10 +77,11 @@ def fast_path(argv: list[str]) -> int | None:
         return None
     parser = argparse.ArgumentParser(prog="sap-devs mcp serve", add_help=False)
     parser.add_argument("--profile", "-p", default=os.environ.get("SAP_DEVS_PROFILE"))
-    parser.add_argument("--environment", default=os.environ.get("SAP_SYSTEM_TYPE", "onprem"))
+    parser.add_argument("--environment", default=None)
+    parser.add_argument("--allow-writes", action="store_true")
     parser.add_argument("--tools", dest="tools_mode", default=os.environ.get("SAP_DEVS_TOOLS", "auto"))
     parser.add_argument("--pin", default=os.environ.get("SAP_DEVS_PINNED_TOOLS"))
     args, unknown = parser.parse_known_args(argv[2:])
     if unknown:
         return None  # let typer report the unknown option with its usual message
-    return run_server(args.profile, args.environment, args.tools_mode, args.pin)
+    return run_server(args.profile, args.environment, args.tools_mode, args.pin, args.allow_writes)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import difflib
 import json
-import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -18,24 +17,24 @@ app = typer.Typer(help="List, call and document the MCP tools without an AI clie
 DOCS_PATH = Path("docs") / "TOOLS.md"
 
 
-def _registry(environment: str) -> Any:
+def _session(environment: str | None, profile: str | None = None) -> Any:
     from sap_devs.core.errors import SapDevsError
-    from sap_devs.mcp.registry import Registry
+    from sap_devs.mcp.session import open_session
 
     try:
-        return Registry.default(environment=environment)
+        return open_session(environment=environment, profile=profile)
     except SapDevsError as exc:
         raise fail(str(exc)) from None
 
 
 @app.command("list")
 def list_tools(
-    environment: str = ENVIRONMENT_OPTION,
+    environment: str | None = ENVIRONMENT_OPTION,
     json_output: bool = typer.Option(False, "--json-output", help="Print JSON instead of a table."),
 ) -> None:
     """List the tools available in this environment."""
-    registry = _registry(environment)
-    rows = [{"name": t.name, "category": t.category, "title": t.title} for t in registry]
+    registry, _ = _session(environment)
+    rows = [{"name": t.name, "category": t.category, "title": t.title} for t in registry.operations()]
     if json_output or not sys.stdout.isatty():
         if json_output:
             typer.echo(json.dumps(rows, indent=1))
@@ -46,7 +45,7 @@ def list_tools(
     from rich.console import Console
     from rich.table import Table
 
-    table = Table(title=f"sap-devs tools ({len(rows)}, environment {environment})")
+    table = Table(title=f"sap-devs tools ({len(rows)}, environment {registry.environment})")
     for col in ("name", "category", "title"):
         table.add_column(col)
     for row in rows:
@@ -79,17 +78,16 @@ def call(
     json_args: str | None = typer.Option(None, "--json", help="All arguments as one JSON object."),
     json_output: bool = typer.Option(False, "--json-output", help="Print the raw JSON result."),
     profile: str | None = PROFILE_OPTION,
-    environment: str = ENVIRONMENT_OPTION,
+    environment: str | None = ENVIRONMENT_OPTION,
 ) -> None:
     """Run one tool in-process, exactly as an MCP client would, and print its result."""
     setup_logging()
     import anyio
 
     from sap_devs.mcp.dispatch import invoke
-    from sap_devs.mcp.framework import ToolContext
 
-    registry = _registry(environment)
-    tool = registry.get(name)
+    registry, ctx = _session(environment, profile)
+    tool = registry.get(name) if name in {t.name for t in registry.operations()} else None
     if tool is None:
         close = difflib.get_close_matches(name, registry.names(), n=3)
         suggestion = f" Did you mean: {', '.join(close)}?" if close else ""
@@ -105,7 +103,6 @@ def call(
             raise fail('--json must be a JSON object, e.g. \'{"query": "..."}\'.')
     else:
         arguments = parse_arg_pairs(arg or [], tool)
-    ctx = ToolContext(cwd=Path(os.getcwd()), profile_id=profile, environment=environment)  # type: ignore[arg-type]
     outcome = anyio.run(invoke, tool, arguments, ctx)
     if outcome.is_error:
         typer.echo(f"Error: {outcome.text}", err=True)

@@ -18,6 +18,9 @@ from pydantic import BaseModel, ConfigDict, Field
 from sap_devs.core.errors import SapDevsError
 
 if TYPE_CHECKING:
+    from sap_devs.adt.client import AdtClient
+    from sap_devs.adt.config import AdtConfig
+    from sap_devs.adt.safety import SafetyPolicy
     from sap_devs.knowledge.base import KnowledgeBase
     from sap_devs.knowledge.layer_paths import Layer
 
@@ -141,6 +144,30 @@ class ToolContext:
     """Base URLs replacing the real SAP hosts (tests point them at loopback servers)."""
     registry: Any = None
     """The server's Registry, for the progressive-disclosure tools that search and call other tools."""
+    adt_config: AdtConfig | None = None
+    safety: SafetyPolicy | None = None
+    _adt: AdtClient | None = None
+
+    def adt(self) -> AdtClient:
+        """The connection to the configured ABAP system, opened on first use."""
+        if self.adt_config is None:
+            raise ToolError(
+                "No SAP system is configured.",
+                hint="Set SAP_URL, SAP_USER, SAP_PASSWORD and SAP_CLIENT, then restart the server.",
+            )
+        if self._adt is None:
+            from sap_devs.adt.client import AdtClient
+
+            self._adt = AdtClient(self.adt_config)
+        return self._adt
+
+    def policy(self) -> SafetyPolicy:
+        if self.safety is None:
+            from sap_devs.adt.safety import SafetyPolicy
+
+            self.safety = SafetyPolicy()
+        return self.safety
+
     _knowledge: KnowledgeBase | None = None
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
@@ -180,6 +207,11 @@ class ToolSpec:
     instruction: str | None = None
     example: dict[str, Any] = field(default_factory=dict)
     progressive_only: bool = False
+    needs_system: bool = False
+
+    @property
+    def writes(self) -> bool:
+        return self.needs_system and not self.annotations.read_only
 
     @property
     def summary(self) -> str:
@@ -208,6 +240,7 @@ class ToolSpec:
             "action": self.action,
             "risk": self.risk,
             "progressive_only": self.progressive_only,
+            "needs_system": self.needs_system,
             "instruction": self.instruction,
             "example": self.example,
             "input_schema": self.input_schema,
@@ -228,6 +261,7 @@ class ToolSpec:
             action=data["action"],
             risk=data["risk"],
             progressive_only=bool(data.get("progressive_only")),
+            needs_system=bool(data.get("needs_system")),
             available_in=frozenset(data["available_in"]),
             instruction=data.get("instruction"),
             example=data.get("example") or {},
@@ -255,6 +289,13 @@ class Tool(Generic[InputT, OutputT]):
     """Arguments of one realistic call, used in docs and tests."""
     progressive_only: bool = False
     """Listed only in progressive mode (the search / schema / call tools)."""
+    needs_system: bool = False
+    """Works on the user's ABAP system: registered only when one is configured (SAP_URL)."""
+
+    @property
+    def writes(self) -> bool:
+        """Changes an ABAP system: registered only when writes are enabled."""
+        return self.needs_system and not self.annotations.read_only
 
     @property
     def effective_risk(self) -> Risk:
@@ -289,4 +330,5 @@ class Tool(Generic[InputT, OutputT]):
             instruction=self.instruction,
             example=self.example,
             progressive_only=self.progressive_only,
+            needs_system=self.needs_system,
         )

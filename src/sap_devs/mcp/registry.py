@@ -53,7 +53,15 @@ def discover(package: str = "sap_devs.mcp.tools") -> list[Tool]:
 class Registry:
     """The tools of one server, filtered by environment at construction."""
 
-    def __init__(self, tools: Iterable[Tool | ToolSpec], *, environment: str = "onprem") -> None:
+    def __init__(
+        self,
+        tools: Iterable[Tool | ToolSpec],
+        *,
+        environment: str = "onprem",
+        system: bool = False,
+        writes: bool = False,
+    ) -> None:
+        """``system``: an ABAP system is configured; ``writes``: the user enabled changes to it."""
         if environment not in ENVIRONMENTS:
             raise RegistryError(
                 f"Unknown SAP system environment {environment!r}.", hint=f"Use one of: {', '.join(ENVIRONMENTS)}."
@@ -68,6 +76,10 @@ class Registry:
             seen.add(tool.name)
             if not tool.available(environment):
                 continue  # filtered out at registration: neither listed nor callable
+            if tool.needs_system and not system:
+                continue  # ABAP tools only when a system is configured
+            if tool.writes and not writes:
+                continue  # read-only by default: write tools are neither listed nor callable
             if isinstance(tool, Tool):
                 self._specs[tool.name] = tool.spec()
                 self._loaded[tool.name] = tool
@@ -75,15 +87,17 @@ class Registry:
                 self._specs[tool.name] = tool
 
     @classmethod
-    def default(cls, *, environment: str = "onprem", prebuilt: bool = True) -> Registry:
+    def default(
+        cls, *, environment: str = "onprem", system: bool = False, writes: bool = False, prebuilt: bool = True
+    ) -> Registry:
         """From the prebuilt manifest when it matches the code on disk, else by importing every tool."""
         if prebuilt:
             from sap_devs.mcp.manifest import load_specs
 
             specs = load_specs()
             if specs is not None:
-                return cls(specs, environment=environment)
-        return cls(discover(), environment=environment)
+                return cls(specs, environment=environment, system=system, writes=writes)
+        return cls(discover(), environment=environment, system=system, writes=writes)
 
     def __iter__(self) -> Iterator[ToolSpec]:
         return iter(sorted(self._specs.values(), key=lambda t: (t.category, t.name)))

@@ -1,0 +1,181 @@
+"""The HTTP conversation with one ABAP system over ADT.
+
+sap-client and sap-language travel as query parameters (ICF ignores the header form); cookies keep
+the session; a CSRF token is fetched before the first change and fetched again once when the
+system says it expired. ``stateful()`` marks requests as belonging to the stateful ADT session, and
+is used only around lock -> write -> unlock inside one tool call: any stateless request in between
+would retire the lock. Versioned media types are negotiated once on 406/415.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlsplit
+
+import httpx
+
+from sap_devs.adt.config import AdtConfig
+from sap_devs.adt.errors import AdtError, exception_details
+from sap_devs.core.http import user_agent
+
+_MEDIA = re.compile(r"application/vnd\.sap\.[A-Za-z0-9.+-]+|application/xml|text/plain")
+_CHANGING = ("POST", "PUT", "DELETE", "PATCH")
+
+
+@dataclass(frozen=True)
+class AdtResponse:
+    status: int
+    headers: httpx.Headers
+    content: bytes
+
+    def text(self) -> str:
+        return self.content.decode("utf-8", errors="replace")
+
+
+class AdtClient:
+    def __init__(self, config: AdtConfig, *, transport: httpx.AsyncBaseTransport | None = None) -> None:
+        self.config = config
+        auth = None if config.bearer_token else httpx.BasicAuth(config.user or "", config.password or "")
+        headers = {"User-Agent": user_agent()}
+        if config.bearer_token:
+            headers["Authorization"] = f"Bearer {config.bearer_token}"
+        self._http = httpx.AsyncClient(
+            base_url=config.url,
+            auth=auth,
+            headers=headers,
+            timeout=httpx.Timeout(config.timeout, connect=10.0),
+            follow_redirects=False,
+            transport=transport,
+        )
+        self._csrf: str | None = None
+        self._stateful = False
+
+    async def aclose(self) -> None:
+        await self._http.aclose()
+
+    # -- session --------------------------------------------------------------------------------
+
+    @asynccontextmanager
+    async def stateful(self) -> AsyncIterator[AdtClient]:
+        """Requests inside belong to the stateful session that holds a lock; never leave it open."""
+        await self._ensure_csrf()
+        self._stateful = True
+        try:
+            yield self
+        finally:
+            self._stateful = False
+
+    async def _ensure_csrf(self) -> None:
+        if self._csrf is None:
+            response = await self._send(
+                "GET", "/sap/bc/adt/core/discovery", {"x-csrf-token": "fetch", "Accept": "application/atomsvc+xml"}
+            )
+            self._raise_for(response, "/sap/bc/adt/core/discovery")
+            self._csrf = response.headers.get("x-csrf-token")
+            if not self._csrf:
+                raise AdtError("The system did not issue a CSRF token; changes are not possible on this connection.")
+
+    # -- requests -------------------------------------------------------------------------------
+
+    def _params(self, extra: dict[str, str] | None) -> dict[str, str]:
+        params: dict[str, str] = {}
+        if self.config.client:
+            params["sap-client"] = self.config.client
+        if self.config.language:
+            params["sap-language"] = self.config.language
+        params.update(extra or {})
+        return params
+
+    async def _send(
+        self,
+        method: str,
+        path: str,
+        headers: dict[str, str],
+        *,
+        params: dict[str, str] | None = None,
+        content: bytes | None = None,
+    ) -> AdtResponse:
+        if urlsplit(path).netloc:
+            raise AdtError(f"refusing to follow {path!r}: ADT paths are relative to the configured system")
+        sent = dict(headers)
+        sent["X-sap-adt-sessiontype"] = "stateful" if self._stateful else "stateless"
+        if method in _CHANGING and self._csrf:
+            sent["x-csrf-token"] = self._csrf
+        try:
+            raw = await self._http.request(method, path, headers=sent, params=self._params(params), content=content)
+        except httpx.TimeoutException:
+            raise AdtError(
+                f"{method} {path} timed out after {self.config.timeout:g}s.",
+                hint="The system may be busy; try again, or raise SAP_TIMEOUT.",
+            ) from None
+        except httpx.TransportError as exc:
+            raise AdtError(
+                f"Cannot reach {self.config.url}: {type(exc).__name__}.",
+                hint="Check SAP_URL, the network or VPN, and that the ICF service /sap/bc/adt is active.",
+            ) from None
+        return AdtResponse(raw.status_code, raw.headers, raw.content)
+
+    async def request(
+        self,
+        method: str,
+        path: str,
+        *,
+        accept: str = "application/xml",
+        content_type: str | None = None,
+        body: bytes | str | None = None,
+        params: dict[str, str] | None = None,
+        ok: tuple[int, ...] = (200, 201, 204),
+    ) -> AdtResponse:
+        if method in _CHANGING:
+            await self._ensure_csrf()
+        headers = {"Accept": accept}
+        if content_type:
+            headers["Content-Type"] = content_type
+        content = body.encode("utf-8") if isinstance(body, str) else body
+        response = await self._send(method, path, headers, params=params, content=content)
+        if response.status == 403 and b"csrf" in response.content.lower() and method in _CHANGING:
+            self._csrf = None  # expired: fetch a new token and try once more
+            await self._ensure_csrf()
+            response = await self._send(method, path, headers, params=params, content=content)
+        if response.status in (406, 415):
+            offered = list(dict.fromkeys(_MEDIA.findall(response.text())))
+            key = "Accept" if response.status == 406 else "Content-Type"
+            retry = dict(headers)
+            retry[key] = ", ".join(offered) if (offered and key == "Accept") else (offered[0] if offered else "*/*")
+            response = await self._send(method, path, retry, params=params, content=content)
+        if response.status not in ok:
+            self._raise_for(response, path)
+        return response
+
+    async def get_text(self, path: str, *, params: dict[str, str] | None = None) -> str:
+        return (await self.request("GET", path, accept="text/plain", params=params)).text()
+
+    def _raise_for(self, response: AdtResponse, path: str) -> None:
+        if response.status < 400:
+            return
+        if response.status == 401:
+            raise AdtError(
+                f"The system rejected the logon (HTTP 401) for {path}.",
+                status=401,
+                hint="Check SAP_USER / SAP_PASSWORD (or SAP_BEARER_TOKEN) and SAP_CLIENT.",
+            )
+        type_id, message = exception_details(response.content)
+        if response.status == 404 and type_id in (None, "ExceptionResourceNotFound"):
+            raise AdtError(
+                message or f"{path} does not exist on this system.",
+                type_id=type_id,
+                status=404,
+                hint="Check the object name and type; search_objects finds objects by name pattern.",
+            )
+        detail = f"{type_id}: {message}" if type_id and message else (message or f"HTTP {response.status}")
+        raise AdtError(f"ADT request {path} failed: {detail}", type_id=type_id, status=response.status)
+
+    async def __aenter__(self) -> AdtClient:
+        return self
+
+    async def __aexit__(self, *exc: Any) -> None:
+        await self.aclose()

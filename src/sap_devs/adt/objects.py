@@ -1,0 +1,145 @@
+"""ABAP repository objects over ADT: where each kind lives, its metadata and its source."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import quote
+
+from sap_devs.adt.client import AdtClient
+from sap_devs.adt.errors import AdtError
+from sap_devs.core.xml import parse_xml
+
+ADTCORE = "{http://www.sap.com/adt/core}"
+ATOM = "{http://www.w3.org/2005/Atom}"
+
+
+@dataclass(frozen=True)
+class Kind:
+    key: str
+    adt_type: str
+    collection: str
+    accept: str
+    has_source: bool = True
+
+
+def _v(base: str, *versions: str) -> str:
+    return ", ".join(
+        f"application/vnd.sap.adt.{base}.{v}+xml" if v else f"application/vnd.sap.adt.{base}+xml" for v in versions
+    )
+
+
+KINDS: dict[str, Kind] = {
+    k.key: k
+    for k in (
+        Kind("program", "PROG/P", "/sap/bc/adt/programs/programs", _v("programs.programs", "v2", "v1")),
+        Kind("include", "PROG/I", "/sap/bc/adt/programs/includes", _v("programs.includes", "v2", "v1")),
+        Kind("class", "CLAS/OC", "/sap/bc/adt/oo/classes", _v("oo.classes", "v4", "v3", "v2", "v1")),
+        Kind("interface", "INTF/OI", "/sap/bc/adt/oo/interfaces", _v("oo.interfaces", "v5", "v4", "v3", "v2", "v1")),
+        Kind("function_group", "FUGR/F", "/sap/bc/adt/functions/groups", _v("functions.groups", "v3", "v2", "v1")),
+        Kind(
+            "table", "TABL/DT", "/sap/bc/adt/ddic/tables", _v("tables", "v2") + ", application/vnd.sap.adt.blues.v1+xml"
+        ),
+        Kind("structure", "TABL/DS", "/sap/bc/adt/ddic/structures", _v("structures", "v2", "v1")),
+        Kind("cds_view", "DDLS/DF", "/sap/bc/adt/ddic/ddl/sources", _v("ddlSource", "v2", "")),
+        Kind("behavior_definition", "BDEF/BDO", "/sap/bc/adt/bo/behaviordefinitions", _v("blues", "v1")),
+        Kind("metadata_extension", "DDLX/EX", "/sap/bc/adt/ddic/ddlx/sources", _v("ddic.ddlx", "v1")),
+        Kind("service_definition", "SRVD/SRV", "/sap/bc/adt/ddic/srvd/sources", _v("ddic.srvd", "v1")),
+        Kind("package", "DEVC/K", "/sap/bc/adt/packages", _v("packages", "v2", "v1"), has_source=False),
+    )
+}
+CLASS_INCLUDES = ("definitions", "implementations", "macros", "testclasses")
+
+
+def encode_name(name: str) -> str:
+    """ADT object names in URLs: lower case, namespaces percent-encoded (/DMO/X -> %2fdmo%2fx)."""
+    return quote(name.strip().lower(), safe="")
+
+
+def object_uri(kind: str, name: str, *, group: str | None = None) -> str:
+    if kind == "function_module":
+        if not group:
+            raise AdtError("A function module needs its function group.", hint="Pass function_group as well.")
+        return f"{KINDS['function_group'].collection}/{encode_name(group)}/fmodules/{encode_name(name)}"
+    return f"{KINDS[kind].collection}/{encode_name(name)}"
+
+
+@dataclass
+class ObjectInfo:
+    name: str
+    type: str
+    uri: str
+    description: str | None = None
+    package: str | None = None
+    responsible: str | None = None
+    changed_by: str | None = None
+    changed_at: str | None = None
+    created_at: str | None = None
+    version: str | None = None
+    language: str | None = None
+    abap_language_version: str | None = None
+    links: list[dict[str, str]] = field(default_factory=list)
+
+
+def parse_info(xml: bytes, uri: str) -> ObjectInfo:
+    root = parse_xml(xml, source=f"metadata of {uri}")
+
+    def attr(name: str) -> str | None:
+        return root.get(f"{ADTCORE}{name}")
+
+    package_ref = root.find(f"{ADTCORE}packageRef")
+    links = [
+        {k: v for k, v in (("rel", link.get("rel")), ("href", link.get("href")), ("type", link.get("type"))) if v}
+        for link in root.findall(f"{ATOM}link")
+    ]
+    return ObjectInfo(
+        name=attr("name") or uri.rsplit("/", 1)[-1].upper(),
+        type=attr("type") or "",
+        uri=uri,
+        description=attr("description"),
+        package=package_ref.get(f"{ADTCORE}name") if package_ref is not None else None,
+        responsible=attr("responsible"),
+        changed_by=attr("changedBy"),
+        changed_at=attr("changedAt"),
+        created_at=attr("createdAt"),
+        version=attr("version"),
+        language=attr("masterLanguage") or attr("language"),
+        abap_language_version=attr("abapLanguageVersion"),
+        links=links,
+    )
+
+
+async def read_info(client: AdtClient, kind: str, name: str, *, group: str | None = None) -> ObjectInfo:
+    uri = object_uri(kind, name, group=group)
+    accept = (
+        KINDS[kind].accept if kind in KINDS else "application/vnd.sap.adt.functions.fmodules.v3+xml, application/xml"
+    )
+    response = await client.request("GET", uri, accept=accept)
+    return parse_info(response.content, uri)
+
+
+async def read_source(
+    client: AdtClient, kind: str, name: str, *, group: str | None = None, version: str = "active"
+) -> str:
+    uri = object_uri(kind, name, group=group)
+    return await client.get_text(f"{uri}/source/main", params={"version": version})
+
+
+async def read_class_includes(client: AdtClient, name: str, version: str = "active") -> dict[str, str]:
+    """Local definitions, implementations, macros and test classes; includes the class lacks are skipped."""
+    uri = object_uri("class", name)
+    found: dict[str, str] = {}
+    for include in CLASS_INCLUDES:
+        try:
+            text = await client.get_text(f"{uri}/includes/{include}", params={"version": version})
+        except AdtError as exc:
+            if exc.status == 404:
+                continue
+            raise
+        if text.strip():
+            found[include] = text
+    return found
+
+
+def info_dict(info: ObjectInfo) -> dict[str, Any]:
+    return {k: v for k, v in info.__dict__.items() if v not in (None, [], "")}

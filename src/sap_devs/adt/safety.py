@@ -1,0 +1,57 @@
+"""What sap-devs may change on an ABAP system: nothing, unless the user says so, and then only where allowed."""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+from dataclasses import dataclass
+
+from sap_devs.adt.errors import AdtError
+
+_TRUE = ("1", "true", "yes", "on")
+
+
+class PolicyError(AdtError):
+    pass
+
+
+@dataclass(frozen=True)
+class SafetyPolicy:
+    writes: bool = False
+    packages: tuple[str, ...] = ("$TMP", "Z*")
+    transports: bool = False  # creating and releasing transport requests
+
+    @classmethod
+    def from_env(cls, env: dict[str, str] | None = None, *, allow_writes: bool = False) -> SafetyPolicy:
+        env = dict(os.environ) if env is None else env
+        packages = tuple(
+            p.strip().upper() for p in (env.get("SAP_DEVS_ADT_PACKAGES") or "$TMP,Z*").split(",") if p.strip()
+        )
+        return cls(
+            writes=allow_writes or (env.get("SAP_DEVS_ADT_WRITE") or "").lower() in _TRUE,
+            packages=packages,
+            transports=(env.get("SAP_DEVS_ADT_TRANSPORTS") or "").lower() in _TRUE,
+        )
+
+    def package_allowed(self, package: str) -> bool:
+        return any(fnmatch.fnmatchcase(package.upper(), pattern) for pattern in self.packages)
+
+    def check_write(self, package: str | None, name: str) -> None:
+        if not self.writes:
+            raise PolicyError(
+                f"Changing {name} is refused: ABAP writes are off.",
+                hint="Start the server with --allow-writes (or SAP_DEVS_ADT_WRITE=1) to enable them.",
+            )
+        if not package:
+            raise PolicyError(f"Changing {name} is refused: its package could not be determined.")
+        if not self.package_allowed(package):
+            raise PolicyError(
+                f"Changing {name} is refused: package {package} is not in the allowed packages "
+                f"({', '.join(self.packages)}).",
+                hint="Allow it with SAP_DEVS_ADT_PACKAGES if this is intended.",
+            )
+
+
+def is_local(package: str) -> bool:
+    """Local packages ($TMP, $...) need no transport request."""
+    return package.startswith("$")

@@ -1,0 +1,104 @@
+"""Building blocks shared by the ABAP tools: the source-reading tool shape and name fields."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import Field
+
+from sap_devs.mcp.framework import Tool, ToolContext, ToolInput, ToolOutput
+
+ALL_SYSTEMS = frozenset({"onprem", "cloud", "legacy"})
+MODERN = frozenset({"onprem", "cloud"})
+CLASSIC = frozenset({"onprem", "legacy"})
+MAX_LINES = 20000
+
+
+def name_field(what: str, example: str) -> Any:
+    return Field(min_length=1, max_length=120, pattern=r"^[A-Za-z0-9_/$<>-]+$", description=f"{what}, e.g. {example}.")
+
+
+class SourceInput(ToolInput):
+    name: str = name_field("Object name", "ZCL_SALES_ORDER")
+    version: Literal["active", "inactive"] = Field(
+        "active", description="inactive = the last saved, unactivated version."
+    )
+    start_line: int = Field(1, ge=1, description="First line to return (for long sources).")
+    max_lines: int = Field(2000, ge=1, le=MAX_LINES, description="Max lines to return.")
+
+
+class SourceOutput(ToolOutput):
+    name: str
+    type: str
+    uri: str
+    package: str | None = None
+    description: str | None = None
+    version: str
+    source: str
+    first_line: int
+    last_line: int
+    total_lines: int
+    hint: str | None = None
+
+
+def cut(source: str, start: int, count: int) -> tuple[str, int, int, int, str | None]:
+    lines = source.splitlines()
+    end = min(len(lines), start - 1 + count)
+    hint = None
+    if end < len(lines):
+        hint = f"Lines {start}-{end} of {len(lines)}; call again with start_line={end + 1} for more."
+    return "\n".join(lines[start - 1 : end]), start, end, len(lines), hint
+
+
+async def read(ctx: ToolContext, kind: str, params: SourceInput, *, group: str | None = None) -> SourceOutput:
+    from sap_devs.adt.objects import read_info, read_source
+
+    client = ctx.adt()
+    info = await read_info(client, kind, params.name, group=group)
+    source = await read_source(client, kind, params.name, group=group, version=params.version)
+    text, first, last, total, hint = cut(source, params.start_line, params.max_lines)
+    return SourceOutput(
+        name=info.name,
+        type=info.type,
+        uri=info.uri,
+        package=info.package,
+        description=info.description,
+        version=params.version,
+        source=text,
+        first_line=first,
+        last_line=last,
+        total_lines=total,
+        hint=hint,
+    )
+
+
+def source_tool(
+    *,
+    name: str,
+    module: str,
+    kind: str,
+    title: str,
+    description: str,
+    category: str,
+    available_in: frozenset[str],
+    example: str,
+) -> Tool:
+    """A tool that returns one object's source; ``module`` is the defining module's ``__name__``."""
+
+    async def handle(params: SourceInput, ctx: ToolContext) -> SourceOutput:
+        return await read(ctx, kind, params)
+
+    handle.__module__ = module  # the registry and the manifest locate the tool by its handler's module
+    return Tool(
+        name=name,
+        title=title,
+        description=description,
+        category=category,
+        action="read",
+        input=SourceInput,
+        output=SourceOutput,
+        handler=handle,
+        available_in=available_in,
+        needs_system=True,
+        example={"name": example},
+    )
