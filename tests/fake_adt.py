@@ -1,0 +1,365 @@
+"""A fake ABAP system speaking ADT on 127.0.0.1, answering from recorded responses.
+
+It enforces what real systems enforce and what ADT clients get wrong: basic auth and sap-client,
+CSRF tokens on changes (with expiry on demand), lock handles bound to the stateful session (a
+stateless request between lock and write retires them: 423), lock conflicts, and 406 for an
+Accept header that names none of the media types an object offers.
+"""
+
+from __future__ import annotations
+
+import base64
+import fnmatch
+import itertools
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from urllib.parse import parse_qs, unquote, urlsplit
+from xml.sax.saxutils import escape
+
+DATA = Path(__file__).parent / "data" / "adt"
+EXC = (
+    '<?xml version="1.0" encoding="utf-8"?><exc:exception xmlns:exc="http://www.sap.com/abapxml/types/'
+    'communicationframework"><namespace id="com.sap.adt"/><type id="{type}"/><message lang="EN">{msg}</message>'
+    '<localizedMessage lang="EN">{msg}</localizedMessage><properties/></exc:exception>'
+)
+
+
+def generated_metadata(root: str, ns: str, name: str, adt_type: str, package: str, description: str) -> bytes:
+    """Object metadata in the ADT shape, for objects the recordings do not cover."""
+    return (
+        f'<?xml version="1.0" encoding="utf-8"?><{root} xmlns:{root.split(":")[0]}="{ns}" '
+        'xmlns:adtcore="http://www.sap.com/adt/core" '
+        f'adtcore:name="{name}" adtcore:type="{adt_type}" adtcore:description="{escape(description)}" '
+        'adtcore:responsible="DEVELOPER" adtcore:masterLanguage="EN" adtcore:version="active" '
+        f'adtcore:changedBy="DEVELOPER" adtcore:changedAt="2026-11-01T10:00:00Z"><adtcore:packageRef '
+        f'adtcore:name="{package}" adtcore:type="DEVC/K"/></{root}>'
+    ).encode()
+
+
+@dataclass
+class Obj:
+    uri: str
+    name: str
+    type: str
+    package: str
+    accepts: tuple[str, ...]
+    metadata: bytes
+    source: str
+    includes: dict[str, str] = field(default_factory=dict)
+
+
+def default_objects() -> dict[str, Obj]:
+    class_accepts = ("application/vnd.sap.adt.oo.classes.v4+xml", "application/vnd.sap.adt.oo.classes.v3+xml")
+    table_xml = (DATA / "table.xml").read_bytes().replace(b"{TABLE_NAME}", b"ZSALES_ORDER")
+    objects = [
+        Obj(
+            "/sap/bc/adt/oo/classes/zcl_sample_class",
+            "ZCL_SAMPLE_CLASS",
+            "CLAS/OC",
+            "$TMP",
+            class_accepts,
+            (DATA / "class.xml").read_bytes(),
+            (DATA / "class.abap").read_text(),
+            {"testclasses": (DATA / "testclasses.abap").read_text(), "definitions": "* local types\n"},
+        ),
+        Obj(
+            "/sap/bc/adt/oo/interfaces/zif_sample_interface",
+            "ZIF_SAMPLE_INTERFACE",
+            "INTF/OI",
+            "$TMP",
+            ("application/vnd.sap.adt.oo.interfaces.v5+xml",),
+            (DATA / "interface.xml").read_bytes(),
+            "INTERFACE zif_sample_interface PUBLIC.\n  METHODS run.\nENDINTERFACE.\n",
+        ),
+        Obj(
+            "/sap/bc/adt/programs/programs/ztest_program",
+            "ZTEST_PROGRAM",
+            "PROG/P",
+            "$TMP",
+            ("application/vnd.sap.adt.programs.programs.v2+xml",),
+            (DATA / "program.xml").read_bytes(),
+            "REPORT ztest_program.\nWRITE 'Hello'.\n",
+        ),
+        Obj(
+            "/sap/bc/adt/ddic/ddl/sources/zddl_sample",
+            "ZDDL_SAMPLE",
+            "DDLS/DF",
+            "$TMP",
+            ("application/vnd.sap.adt.ddlSource.v2+xml", "application/vnd.sap.adt.ddlSource+xml"),
+            (DATA / "ddl.xml").read_bytes(),
+            "define view entity ZDDL_SAMPLE as select from zsales_order\n{\n  key order_id\n}\n",
+        ),
+        Obj(
+            "/sap/bc/adt/bo/behaviordefinitions/zmock_bdef",
+            "ZMOCK_BDEF",
+            "BDEF/BDO",
+            "$TMP",
+            ("application/vnd.sap.adt.blues.v1+xml",),
+            (DATA / "bdef.xml").read_bytes(),
+            (DATA / "bdef.abdl").read_text(),
+        ),
+        Obj(
+            "/sap/bc/adt/ddic/tables/zsales_order",
+            "ZSALES_ORDER",
+            "TABL/DT",
+            "ZSALES",
+            ("application/vnd.sap.adt.tables.v2+xml", "application/vnd.sap.adt.blues.v1+xml"),
+            table_xml,
+            (DATA / "table.txt").read_text(),
+        ),
+        Obj(
+            "/sap/bc/adt/functions/groups/zfg_hello_world/fmodules/z_fn_hello_world",
+            "Z_FN_HELLO_WORLD",
+            "FUGR/FF",
+            "$TMP",
+            ("application/vnd.sap.adt.functions.fmodules.v3+xml", "application/xml"),
+            (DATA / "fmodule.xml").read_bytes(),
+            (DATA / "fmodule.abap").read_text(),
+        ),
+        Obj(
+            "/sap/bc/adt/programs/programs/zprod_report",
+            "ZPROD_REPORT",
+            "PROG/P",
+            "ZPROD",
+            ("application/vnd.sap.adt.programs.programs.v2+xml",),
+            generated_metadata(
+                "program:abapProgram",
+                "http://www.sap.com/adt/programs/programs",
+                "ZPROD_REPORT",
+                "PROG/P",
+                "ZPROD",
+                "Productive report",
+            ),
+            "REPORT zprod_report.\n",
+        ),
+        Obj(
+            "/sap/bc/adt/programs/programs/rsparam",
+            "RSPARAM",
+            "PROG/P",
+            "SAP_BASIS_CORE",
+            ("application/vnd.sap.adt.programs.programs.v2+xml",),
+            generated_metadata(
+                "program:abapProgram",
+                "http://www.sap.com/adt/programs/programs",
+                "RSPARAM",
+                "PROG/P",
+                "SAP_BASIS_CORE",
+                "SAP standard report",
+            ),
+            "REPORT rsparam.\n",
+        ),
+    ]
+    return {o.uri: o for o in objects}
+
+
+@dataclass
+class Recorded:
+    method: str
+    path: str
+    query: dict[str, list[str]]
+    headers: dict[str, str]
+
+
+class FakeAdt:
+    def __init__(self, *, user: str = "DEVELOPER", password: str = "S3cret-Passw0rd!", client: str = "100") -> None:
+        self.user, self.password, self.client = user, password, client
+        self.objects = default_objects()
+        self.requests: list[Recorded] = []
+        self.sessions: dict[str, str] = {}  # session id -> csrf token
+        self.locks: dict[str, tuple[str, str]] = {}  # uri -> (handle, session id)
+        self.locked_by_other: set[str] = set()
+        self.delay = 0.0
+        self._ids = itertools.count(1)
+        self._lock = threading.Lock()
+        self._server: ThreadingHTTPServer | None = None
+
+    @property
+    def url(self) -> str:
+        assert self._server is not None
+        return f"http://127.0.0.1:{self._server.server_address[1]}"
+
+    def expire_csrf(self) -> None:
+        with self._lock:
+            for sid in self.sessions:
+                self.sessions[sid] = f"expired-{sid}"
+
+    def changes(self) -> list[Recorded]:
+        """Requests that lock or change something."""
+        return [
+            r
+            for r in self.requests
+            if r.method in ("PUT", "DELETE") or "LOCK" in r.query.get("_action", []) or r.path.endswith("/activation")
+        ]
+
+    # -- the HTTP side ---------------------------------------------------------------------------
+
+    def handle(self, h: BaseHTTPRequestHandler) -> None:
+        parts = urlsplit(h.path)
+        path, query = unquote(parts.path), parse_qs(parts.query, keep_blank_values=True)
+        length = int(h.headers.get("content-length") or 0)
+        body = h.rfile.read(length) if length else b""
+        headers = {k.lower(): v for k, v in h.headers.items()}
+        with self._lock:
+            self.requests.append(Recorded(h.command, path, query, headers))
+        if self.delay:
+            time.sleep(self.delay)
+
+        def send(
+            status: int, payload: bytes | str = b"", ctype: str = "application/xml", extra: dict[str, str] | None = None
+        ) -> None:
+            data = payload.encode() if isinstance(payload, str) else payload
+            h.send_response(status)
+            h.send_header("Content-Type", ctype)
+            h.send_header("Content-Length", str(len(data)))
+            for k, v in (extra or {}).items():
+                h.send_header(k, v)
+            h.end_headers()
+            if h.command != "HEAD":
+                h.wfile.write(data)
+
+        def fail(status: int, type_id: str, message: str) -> None:
+            send(status, EXC.format(type=type_id, msg=escape(message)))
+
+        expected = "Basic " + base64.b64encode(f"{self.user}:{self.password}".encode()).decode()
+        if headers.get("authorization") != expected or query.get("sap-client", [None])[0] != self.client:
+            send(
+                401,
+                "Logon failed",
+                "text/plain",
+                {"WWW-Authenticate": 'Basic realm="SAP NetWeaver Application Server"'},
+            )
+            return
+        cookie = headers.get("cookie", "")
+        sid = next((c.split("=", 1)[1] for c in cookie.split("; ") if c.startswith("SAP_SESSIONID_FAK_100=")), None)
+        extra: dict[str, str] = {}
+        with self._lock:
+            if sid is None or sid not in self.sessions:
+                sid = f"s{next(self._ids)}"
+                self.sessions[sid] = f"tok-{sid}-{next(self._ids)}"
+                extra["Set-Cookie"] = f"SAP_SESSIONID_FAK_100={sid}; Path=/"
+            stateful = headers.get("x-sap-adt-sessiontype", "").lower() == "stateful"
+            if not stateful:  # a stateless request retires the stateful context and its locks
+                for uri, (_, owner) in list(self.locks.items()):
+                    if owner == sid:
+                        del self.locks[uri]
+            if headers.get("x-csrf-token", "").lower() == "fetch":
+                extra["x-csrf-token"] = self.sessions[sid]
+            elif h.command in ("POST", "PUT", "DELETE") and headers.get("x-csrf-token") != self.sessions[sid]:
+                send(403, "CSRF token validation failed", "text/plain", extra)
+                return
+
+        def ok(payload: bytes | str, ctype: str = "application/xml") -> None:
+            send(200, payload, ctype, extra)
+
+        if path == "/sap/bc/adt/core/discovery":
+            return ok((DATA / "discovery.xml").read_bytes(), "application/atomsvc+xml")
+        if path == "/sap/bc/adt/system/information":
+            return ok((DATA / "system-information.xml").read_bytes(), "application/atom+xml")
+        if path == "/sap/bc/adt/repository/informationsystem/search":
+            pattern = query.get("query", ["*"])[0].upper()
+            wanted = query.get("objectType", [None])[0]
+            refs = [
+                o
+                for o in self.objects.values()
+                if fnmatch.fnmatchcase(o.name, pattern) and (wanted is None or o.type.startswith(wanted))
+            ][: int(query.get("maxResults", ["100"])[0])]
+            items = "".join(
+                f'<adtcore:objectReference adtcore:uri="{o.uri}" adtcore:type="{o.type}" adtcore:name="{o.name}" '
+                f'adtcore:packageName="{o.package}" adtcore:description="{o.name.lower()}"/>'
+                for o in refs
+            )
+            return ok(
+                f'<?xml version="1.0" encoding="utf-8"?><adtcore:objectReferences xmlns:adtcore="http://www.sap.com/adt/core">{items}</adtcore:objectReferences>'
+            )
+        if path == "/sap/bc/adt/repository/nodestructure" and h.command == "POST":
+            package = query.get("parent_name", [""])[0]
+            members = [o for o in self.objects.values() if o.package == package]
+            if not members:
+                return fail(404, "ExceptionResourceNotFound", f"Package {package} does not exist")
+            nodes = "".join(
+                f"<SEU_ADT_REPOSITORY_OBJ_NODE><OBJECT_TYPE>{o.type}</OBJECT_TYPE><OBJECT_NAME>{o.name}</OBJECT_NAME>"
+                f"<OBJECT_URI>{o.uri}</OBJECT_URI><DESCRIPTION>{o.name.lower()}</DESCRIPTION></SEU_ADT_REPOSITORY_OBJ_NODE>"
+                for o in members
+            )
+            return ok(
+                f'<?xml version="1.0" encoding="UTF-8"?><asx:abap xmlns:asx="http://www.sap.com/abapxml" version="1.0"><asx:values><DATA><TREE_CONTENT>{nodes}</TREE_CONTENT></DATA></asx:values></asx:abap>'
+            )
+
+        obj_uri, _, rest = next(
+            (
+                (u, True, path[len(u) :])
+                for u in sorted(self.objects, key=len, reverse=True)
+                if path == u or path.startswith(u + "/")
+            ),
+            (None, False, ""),
+        )
+        if obj_uri is None:
+            return fail(404, "ExceptionResourceNotFound", f"Resource {path} does not exist")
+        obj = self.objects[obj_uri]
+        action = query.get("_action", [None])[0]
+        if h.command == "POST" and action == "LOCK":
+            if not stateful:
+                return fail(400, "ExceptionInvalidData", "Lock requires a stateful session")
+            if obj_uri in self.locked_by_other or obj_uri in self.locks:
+                return fail(403, "ExceptionResourceLockConflict", f"{obj.name} is currently being edited by OTHERUSER")
+            handle = f"LH{next(self._ids):06d}"
+            with self._lock:
+                self.locks[obj_uri] = (handle, sid)
+            lock = (DATA / "lock.xml").read_bytes().replace(b"MOCK_LOCK_HANDLE_001", handle.encode())
+            if obj.package.startswith("$"):
+                lock = lock.replace(b"<CORRNR>DEVK900001</CORRNR>", b"<CORRNR></CORRNR>")
+            return ok(lock, "application/vnd.sap.as+xml")
+        if h.command == "POST" and action == "UNLOCK":
+            with self._lock:
+                if self.locks.get(obj_uri, ("", ""))[0] == query.get("lockHandle", [""])[0]:
+                    del self.locks[obj_uri]
+            return ok(b"", "text/plain")
+        if h.command == "PUT" and rest == "/source/main":
+            held = self.locks.get(obj_uri)
+            if not held or held != (query.get("lockHandle", [""])[0], sid):
+                return fail(423, "ExceptionResourceInvalidLockHandle", "Resource is not locked (invalid lock handle)")
+            if not obj.package.startswith("$") and not query.get("corrNr"):
+                return fail(400, "ExceptionInvalidData", "A transport request is required")
+            obj.source = body.decode("utf-8")
+            return ok(b"", "text/plain")
+        if h.command == "GET" and rest == "/source/main":
+            return ok(obj.source, "text/plain")
+        if h.command == "GET" and rest.startswith("/includes/"):
+            name = rest.rsplit("/", 1)[-1]
+            if name not in obj.includes:
+                return fail(404, "ExceptionResourceNotFound", f"Include {name} does not exist")
+            return ok(obj.includes[name], "text/plain")
+        if h.command == "GET" and rest == "":
+            accept = headers.get("accept", "")
+            if not any(t in accept for t in obj.accepts):
+                return fail(406, "ExceptionResourceNotAcceptable", f"Accepted types: {', '.join(obj.accepts)}")
+            return ok(obj.metadata, obj.accepts[0])
+        return fail(405, "ExceptionMethodNotSupported", f"{h.command} {path} is not supported")
+
+    @contextmanager
+    def running(self) -> Iterator[FakeAdt]:
+        owner = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_GET(self) -> None:
+                owner.handle(self)
+
+            do_POST = do_PUT = do_DELETE = do_HEAD = do_GET
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._server.daemon_threads = True
+        thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+        thread.start()
+        try:
+            yield self
+        finally:
+            self._server.shutdown()
+            self._server.server_close()

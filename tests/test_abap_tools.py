@@ -1,0 +1,237 @@
+"""ABAP tools against the fake ADT server over real HTTP: reads, the safe write path, and failures."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import pytest
+
+from sap_devs.adt.config import AdtConfig
+from sap_devs.adt.safety import SafetyPolicy
+from sap_devs.mcp.dispatch import Outcome, invoke
+from sap_devs.mcp.framework import ToolContext
+from sap_devs.mcp.registry import Registry, discover
+from tests.conftest import bundled_layer
+from tests.fake_adt import FakeAdt
+
+pytestmark = pytest.mark.anyio
+PASSWORD = "S3cret-Passw0rd!"
+ALL = discover()
+
+
+@pytest.fixture
+def adt():
+    with FakeAdt(password=PASSWORD).running() as fake:
+        yield fake
+
+
+def context(adt: FakeAdt, tmp_path, *, writes: bool = False, password: str = PASSWORD, **policy: Any) -> ToolContext:
+    config = AdtConfig(url=adt.url, client="100", user="DEVELOPER", password=password, timeout=2.0)
+    safety = SafetyPolicy(writes=writes, **policy)
+    registry = Registry(ALL, system=True, writes=writes)
+    return ToolContext(cwd=tmp_path, layers=[bundled_layer()], adt_config=config, safety=safety, registry=registry)
+
+
+async def call(ctx: ToolContext, tool_name: str, /, **args: Any) -> Outcome:
+    tool = ctx.registry.get(tool_name)
+    assert tool is not None, f"{tool_name} is not registered"
+    return await invoke(tool, args, ctx)
+
+
+async def ok(ctx: ToolContext, tool_name: str, /, **args: Any) -> dict[str, Any]:
+    outcome = await call(ctx, tool_name, **args)
+    assert not outcome.is_error, outcome.text
+    return outcome.structured or {}
+
+
+@pytest.mark.parametrize(
+    ("tool", "args", "expect_name", "expect_in_source"),
+    [
+        ("get_class", {"name": "ZCL_SAMPLE_CLASS"}, "ZCL_SAMPLE_CLASS", "CLASS zcl_example DEFINITION"),
+        ("get_interface", {"name": "ZIF_SAMPLE_INTERFACE"}, "ZIF_SAMPLE_INTERFACE", "INTERFACE zif_sample_interface"),
+        ("get_program", {"name": "ZTEST_PROGRAM"}, "ZTEST_PROGRAM", "REPORT ztest_program."),
+        ("get_cds_view", {"name": "ZDDL_SAMPLE"}, "ZDDL_SAMPLE", "define view entity"),
+        ("get_behavior_definition", {"name": "ZMOCK_BDEF"}, "ZMOCK_BDEF", "managed implementation in class"),
+        ("get_table", {"name": "ZSALES_ORDER"}, "ZSALES_ORDER", "define table"),
+        (
+            "get_function_module",
+            {"name": "Z_FN_HELLO_WORLD", "function_group": "ZFG_HELLO_WORLD"},
+            "Z_FN_HELLO_WORLD",
+            "FUNCTION test_function",
+        ),
+    ],
+)
+async def test_read_tools_return_the_recorded_objects(adt, tmp_path, tool, args, expect_name, expect_in_source) -> None:
+    out = await ok(context(adt, tmp_path), tool, **args)
+    assert out["name"] == expect_name
+    assert expect_in_source.lower() in out["source"].lower()
+    assert out["total_lines"] >= 1 and out["first_line"] == 1
+
+
+async def test_class_comes_with_its_local_includes(adt, tmp_path) -> None:
+    out = await ok(context(adt, tmp_path), "get_class", name="ZCL_SAMPLE_CLASS")
+    assert out["package"] == "$TMP" and set(out["local_includes"]) == {"testclasses", "definitions"}
+
+
+async def test_long_source_is_paged(adt, tmp_path) -> None:
+    out = await ok(context(adt, tmp_path), "get_class", name="ZCL_SAMPLE_CLASS", max_lines=3, includes=False)
+    assert out["last_line"] == 3 and "start_line=4" in out["hint"]
+    rest = await ok(context(adt, tmp_path), "get_class", name="ZCL_SAMPLE_CLASS", start_line=4, includes=False)
+    assert rest["first_line"] == 4
+
+
+async def test_search_info_package_and_system(adt, tmp_path) -> None:
+    ctx = context(adt, tmp_path)
+    found = await ok(ctx, "search_objects", query="Z*SAMPLE*")
+    assert {r["name"] for r in found["results"]} == {"ZCL_SAMPLE_CLASS", "ZIF_SAMPLE_INTERFACE", "ZDDL_SAMPLE"}
+    classes = await ok(ctx, "search_objects", query="Z*", object_type="CLAS")
+    assert [r["name"] for r in classes["results"]] == ["ZCL_SAMPLE_CLASS"]
+    info = await ok(ctx, "get_object_info", name="ZTEST_PROGRAM", kind="program")
+    assert info["package"] == "$TMP" and info["type"] == "PROG/P" and info["responsible"] == "DEVELOPER"
+    contents = await ok(ctx, "get_package_contents", package="$TMP")
+    assert "ZCL_SAMPLE_CLASS" in [r["name"] for r in contents["results"]]
+    system = await ok(ctx, "get_system_info")
+    assert system["facts"]["DBSchema"] == "SAPHANADB" and system["client"] == "100"
+
+
+async def test_write_source_then_read_shows_it_and_releases_the_lock(adt, tmp_path) -> None:
+    ctx = context(adt, tmp_path, writes=True)
+    new = "REPORT ztest_program.\nWRITE 'Changed by sap-devs'.\n"
+    out = await ok(ctx, "write_source", name="ZTEST_PROGRAM", kind="program", source=new)
+    assert out["unlocked"] is True and out["package"] == "$TMP" and out["lines_after"] == 2
+    assert adt.locks == {}, "the lock was released"
+    read = await ok(ctx, "get_program", name="ZTEST_PROGRAM")
+    assert "Changed by sap-devs" in read["source"]
+    lock, put, unlock = [r for r in adt.requests if r.query.get("_action") or r.method == "PUT"]
+    assert [lock.headers["x-sap-adt-sessiontype"], put.headers["x-sap-adt-sessiontype"]] == ["stateful", "stateful"]
+    assert unlock.query["_action"] == ["UNLOCK"]
+
+
+async def test_write_tools_are_hidden_and_refused_without_writes(adt, tmp_path) -> None:
+    ctx = context(adt, tmp_path, writes=False)
+    assert ctx.registry.get("write_source") is None
+    from sap_devs.adt.write import write_source
+
+    with pytest.raises(Exception, match="ABAP writes are off"):
+        await write_source(ctx.adt(), ctx.policy(), "program", "ZTEST_PROGRAM", "REPORT x.")
+    assert adt.changes() == [], "no lock and no PUT reached the system"
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        ("RSPARAM", "package SAP_BASIS_CORE is not in the allowed packages"),
+        ("ZPROD_REPORT", "transportable package ZPROD; a transport request is required"),
+    ],
+)
+async def test_writes_outside_the_policy_are_refused_before_any_lock(adt, tmp_path, name, message) -> None:
+    ctx = context(adt, tmp_path, writes=True)
+    outcome = await call(ctx, "write_source", name=name, kind="program", source="REPORT x.")
+    assert outcome.is_error and message in outcome.text
+    assert adt.changes() == []
+
+
+async def test_transportable_write_with_a_transport(adt, tmp_path) -> None:
+    ctx = context(adt, tmp_path, writes=True)
+    out = await ok(
+        ctx,
+        "write_source",
+        name="ZPROD_REPORT",
+        kind="program",
+        source="REPORT zprod_report.\n",
+        transport="DEVK900123",
+    )
+    assert out["transport"] == "DEVK900123"
+    put = next(r for r in adt.requests if r.method == "PUT")
+    assert put.query["corrNr"] == ["DEVK900123"]
+
+
+async def test_lock_conflict_is_reported_and_nothing_written(adt, tmp_path) -> None:
+    adt.locked_by_other.add("/sap/bc/adt/programs/programs/ztest_program")
+    ctx = context(adt, tmp_path, writes=True)
+    outcome = await call(ctx, "write_source", name="ZTEST_PROGRAM", kind="program", source="REPORT x.")
+    assert outcome.is_error and "ExceptionResourceLockConflict" in outcome.text and "OTHERUSER" in outcome.text
+    assert not [r for r in adt.requests if r.method == "PUT"]
+
+
+async def test_a_stateless_request_between_lock_and_write_retires_the_lock(adt, tmp_path) -> None:
+    """The fake system behaves like a real one, which is why writes happen inside one call."""
+    from sap_devs.adt.client import AdtClient
+
+    config = AdtConfig(url=adt.url, client="100", user="DEVELOPER", password=PASSWORD)
+    async with AdtClient(config) as client:
+        uri = "/sap/bc/adt/programs/programs/ztest_program"
+        async with client.stateful():
+            lock = await client.request("POST", uri, params={"_action": "LOCK", "accessMode": "MODIFY"})
+        handle = lock.text().split("<LOCK_HANDLE>")[1].split("<")[0]
+        await client.get_text(f"{uri}/source/main")  # stateless
+        async with client.stateful():
+            with pytest.raises(Exception, match="ExceptionResourceInvalidLockHandle"):
+                await client.request("PUT", f"{uri}/source/main", params={"lockHandle": handle}, body="REPORT x.")
+
+
+async def test_wrong_password_is_a_clear_message_without_the_password(adt, tmp_path, caplog) -> None:
+    ctx = context(adt, tmp_path, password="wrong-password-123")
+    outcome = await call(ctx, "get_program", name="ZTEST_PROGRAM")
+    assert outcome.is_error and "HTTP 401" in outcome.text and "SAP_USER / SAP_PASSWORD" in outcome.text
+    assert "wrong-password-123" not in outcome.text and "wrong-password-123" not in caplog.text
+
+
+async def test_object_not_found(adt, tmp_path) -> None:
+    outcome = await call(context(adt, tmp_path), "get_class", name="ZCL_DOES_NOT_EXIST")
+    assert outcome.is_error and "does not exist" in outcome.text and "search_objects" in outcome.text
+
+
+async def test_csrf_expiry_mid_session_is_retried(adt, tmp_path) -> None:
+    ctx = context(adt, tmp_path, writes=True)
+    await ok(ctx, "write_source", name="ZTEST_PROGRAM", kind="program", source="REPORT a.\n")
+    adt.expire_csrf()
+    out = await ok(ctx, "write_source", name="ZTEST_PROGRAM", kind="program", source="REPORT b.\n")
+    assert out["unlocked"] and adt.objects["/sap/bc/adt/programs/programs/ztest_program"].source == "REPORT b.\n"
+    fetches = [r for r in adt.requests if r.headers.get("x-csrf-token") == "fetch"]
+    assert len(fetches) == 2, "one initial fetch, one after the expiry"
+
+
+async def test_406_is_renegotiated_with_what_the_system_offers(adt, tmp_path) -> None:
+    adt.objects["/sap/bc/adt/oo/classes/zcl_sample_class"].accepts = ("application/vnd.sap.adt.oo.classes.v9+xml",)
+    out = await ok(context(adt, tmp_path), "get_object_info", name="ZCL_SAMPLE_CLASS", kind="class")
+    assert out["name"] == "ZCL_SAMPLE_CLASS"
+    statuses = [r.headers.get("accept") for r in adt.requests if r.path.endswith("zcl_sample_class")]
+    assert statuses[-1] == "application/vnd.sap.adt.oo.classes.v9+xml"
+
+
+async def test_timeout_is_a_retryable_message(adt, tmp_path) -> None:
+    adt.delay = 3.0
+    outcome = await call(context(adt, tmp_path), "get_program", name="ZTEST_PROGRAM")
+    assert outcome.is_error and "timed out" in outcome.text and "try again" in outcome.text
+
+
+def test_environment_filtering() -> None:
+    cloud = Registry(ALL, environment="cloud", system=True).names()
+    assert "get_program" not in cloud and "get_include" not in cloud and "get_class" in cloud
+    legacy = Registry(ALL, environment="legacy", system=True)
+    abap_legacy = {t.name for t in legacy.operations() if t.needs_system}
+    assert abap_legacy == {t.name for t in ALL if t.needs_system and "legacy" in t.available_in and not t.writes}
+    assert "get_cds_view" not in abap_legacy and "get_program" in abap_legacy
+    assert not any(t.needs_system for t in Registry(ALL).operations()), "no SAP_URL, no ABAP tools"
+
+
+async def test_no_credential_appears_anywhere(adt, tmp_path, caplog) -> None:
+    caplog.set_level(logging.DEBUG)
+    ctx = context(adt, tmp_path, writes=True)
+    texts = []
+    for name, args in (
+        ("get_class", {"name": "ZCL_SAMPLE_CLASS"}),
+        ("get_system_info", {}),
+        ("write_source", {"name": "ZTEST_PROGRAM", "kind": "program", "source": "REPORT c.\n"}),
+        ("write_source", {"name": "RSPARAM", "kind": "program", "source": "REPORT c.\n"}),
+        ("get_class", {"name": "ZCL_NOPE"}),
+    ):
+        texts.append((await call(ctx, name, **args)).text)
+    texts.append(repr(ctx.adt_config))
+    blob = "\n".join(texts) + caplog.text
+    assert PASSWORD not in blob
+    import base64
+
+    assert base64.b64encode(f"DEVELOPER:{PASSWORD}".encode()).decode() not in blob
