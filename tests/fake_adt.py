@@ -14,7 +14,7 @@ import itertools
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -173,6 +173,8 @@ class FakeAdt:
         self.sessions: dict[str, str] = {}  # session id -> csrf token
         self.locks: dict[str, tuple[str, str]] = {}  # uri -> (handle, session id)
         self.locked_by_other: set[str] = set()
+        self.checked: list[str] = []
+        self.activated: list[str] = []
         self.delay = 0.0
         self._ids = itertools.count(1)
         self._lock = threading.Lock()
@@ -193,7 +195,9 @@ class FakeAdt:
         return [
             r
             for r in self.requests
-            if r.method in ("PUT", "DELETE") or "LOCK" in r.query.get("_action", []) or r.path.endswith("/activation")
+            if r.method in ("PUT", "DELETE")
+            or "LOCK" in r.query.get("_action", [])
+            or r.path == "/sap/bc/adt/activation"
         ]
 
     # -- the HTTP side ---------------------------------------------------------------------------
@@ -220,7 +224,8 @@ class FakeAdt:
                 h.send_header(k, v)
             h.end_headers()
             if h.command != "HEAD":
-                h.wfile.write(data)
+                with suppress(BrokenPipeError, ConnectionResetError):  # the client gave up (timeout tests)
+                    h.wfile.write(data)
 
         def fail(status: int, type_id: str, message: str) -> None:
             send(status, EXC.format(type=type_id, msg=escape(message)))
@@ -276,6 +281,27 @@ class FakeAdt:
             return ok(
                 f'<?xml version="1.0" encoding="utf-8"?><adtcore:objectReferences xmlns:adtcore="http://www.sap.com/adt/core">{items}</adtcore:objectReferences>'
             )
+        if path == "/sap/bc/adt/checkruns" and h.command == "POST":
+            # unsaved source arrives base64-encoded; "SYNTAX_ERROR" in it makes the recorded error answer
+            import base64 as b64
+            import re as regex
+
+            encoded = regex.search(rb"<chkrun:content>([^<]*)</chkrun:content>", body)
+            text = b64.b64decode(encoded.group(1)).decode() if encoded else ""
+            with self._lock:
+                self.checked.append(text)
+            name = "check-errors.xml" if "SYNTAX_ERROR" in text else "check-clean.xml"
+            return ok((DATA / name).read_bytes())
+        if path == "/sap/bc/adt/activation" and h.command == "POST":
+            with self._lock:
+                self.activated.append(body.decode())
+            if b"zfail" in body.lower():
+                return ok((DATA / "activation-error.xml").read_bytes())
+            return ok(b"")
+        if path == "/sap/bc/adt/repository/informationsystem/usageReferences" and h.command == "POST":
+            return ok((DATA / "whereused.xml").read_bytes())
+        if path == "/sap/bc/adt/activation/inactiveobjects":
+            return ok((DATA / "inactive-objects.xml").read_bytes())
         if path == "/sap/bc/adt/repository/nodestructure" and h.command == "POST":
             package = query.get("parent_name", [""])[0]
             members = [o for o in self.objects.values() if o.package == package]

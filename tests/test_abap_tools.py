@@ -235,3 +235,33 @@ async def test_no_credential_appears_anywhere(adt, tmp_path, caplog) -> None:
     import base64
 
     assert base64.b64encode(f"DEVELOPER:{PASSWORD}".encode()).decode() not in blob
+
+
+async def test_syntax_check_of_saved_and_unsaved_source(adt, tmp_path) -> None:
+    ctx = context(adt, tmp_path)
+    clean = await ok(ctx, "syntax_check", name="ZCL_SAMPLE_CLASS", kind="class")
+    assert clean["errors"] == 0 and clean["hint"] == "No syntax problems."
+    broken = await ok(ctx, "syntax_check", name="ZCL_SAMPLE_CLASS", kind="class", source="CLASS x. SYNTAX_ERROR")
+    assert broken["errors"] == 1 and broken["warnings"] == 1
+    first = broken["messages"][0]
+    assert (first["line"], first["column"], first["code"]) == (27, 2, "SYNTAX(001)")
+    assert adt.checked[-1] == "CLASS x. SYNTAX_ERROR" and adt.changes() == [], "checking writes nothing"
+
+
+async def test_activation_needs_writes_and_reports_errors(adt, tmp_path) -> None:
+    assert context(adt, tmp_path).registry.get("activate_objects") is None
+    ctx = context(adt, tmp_path, writes=True)
+    out = await ok(ctx, "activate_objects", objects=[{"name": "ZTEST_PROGRAM", "kind": "program"}])
+    assert out["activated"] and out["objects"] == ["ZTEST_PROGRAM"]
+    assert "ztest_program" in adt.activated[-1]
+    refused = await call(ctx, "activate_objects", objects=[{"name": "RSPARAM", "kind": "program"}])
+    assert refused.is_error and "not in the allowed packages" in refused.text and len(adt.activated) == 1
+
+
+async def test_where_used_and_inactive_objects(adt, tmp_path) -> None:
+    ctx = context(adt, tmp_path)
+    used = await ok(ctx, "where_used", name="ZTEST_PROGRAM", kind="program")
+    assert used["results"][0]["name"] == "ZCL_ABAPGIT_ABAP_LANGUAGE_VERS"
+    assert used["results"][0]["package"] == "$ABAPGIT_ENV"
+    inactive = await ok(ctx, "get_inactive_objects")
+    assert "CL_HELLO_WORLD" in [o["name"] for o in inactive["results"]]

@@ -13,6 +13,21 @@ MODERN = frozenset({"onprem", "cloud"})
 CLASSIC = frozenset({"onprem", "legacy"})
 MAX_LINES = 20000
 
+Kind = Literal[
+    "program",
+    "include",
+    "class",
+    "interface",
+    "function_group",
+    "table",
+    "structure",
+    "cds_view",
+    "behavior_definition",
+    "metadata_extension",
+    "service_definition",
+    "package",
+]
+
 
 def name_field(what: str, example: str) -> Any:
     return Field(min_length=1, max_length=120, pattern=r"^[A-Za-z0-9_/$<>-]+$", description=f"{what}, e.g. {example}.")

@@ -2,27 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Literal
-
 from pydantic import Field
 
 from sap_devs.mcp.framework import Tool, ToolContext, ToolInput, ToolOutput
-from sap_devs.mcp.tools.abap._shared import ALL_SYSTEMS, name_field
-
-Kind = Literal[
-    "program",
-    "include",
-    "class",
-    "interface",
-    "function_group",
-    "table",
-    "structure",
-    "cds_view",
-    "behavior_definition",
-    "metadata_extension",
-    "service_definition",
-    "package",
-]
+from sap_devs.mcp.tools.abap._shared import ALL_SYSTEMS, Kind, name_field
 
 
 class Input(ToolInput):
