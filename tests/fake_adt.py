@@ -174,6 +174,7 @@ class FakeAdt:
         self.locks: dict[str, tuple[str, str]] = {}  # uri -> (handle, session id)
         self.locked_by_other: set[str] = set()
         self.checked: list[str] = []
+        self.created: list[str] = []
         self.activated: list[str] = []
         self.delay = 0.0
         self._ids = itertools.count(1)
@@ -300,6 +301,15 @@ class FakeAdt:
             return ok(b"")
         if path == "/sap/bc/adt/repository/informationsystem/usageReferences" and h.command == "POST":
             return ok((DATA / "whereused.xml").read_bytes())
+        if path == "/sap/bc/adt/cts/transportrequests":
+            tree = (DATA / "transports-tree.xml").read_text()
+            return ok(tree.replace("{TRANSPORT_NUMBER}", "DEVK900123").replace("{TASK_NUMBER}", "DEVK900124"))
+        if path.startswith("/sap/bc/adt/cts/transportrequests/"):
+            number = path.rsplit("/", 1)[-1]
+            if number != "DEVK900123":
+                return fail(404, "ExceptionResourceNotFound", f"Request {number} does not exist")
+            one = (DATA / "transport.xml").read_text()
+            return ok(one.replace("{TRANSPORT_NUMBER}", number).replace("{TASK_NUMBER}", "DEVK900124"))
         if path == "/sap/bc/adt/activation/inactiveobjects":
             return ok((DATA / "inactive-objects.xml").read_bytes())
         if path == "/sap/bc/adt/repository/nodestructure" and h.command == "POST":
@@ -315,6 +325,55 @@ class FakeAdt:
             return ok(
                 f'<?xml version="1.0" encoding="UTF-8"?><asx:abap xmlns:asx="http://www.sap.com/abapxml" version="1.0"><asx:values><DATA><TREE_CONTENT>{nodes}</TREE_CONTENT></DATA></asx:values></asx:abap>'
             )
+
+        collections = {
+            "/sap/bc/adt/programs/programs": (
+                "PROG/P",
+                "program:abapProgram",
+                "http://www.sap.com/adt/programs/programs",
+                "application/vnd.sap.adt.programs.programs.v2+xml",
+            ),
+            "/sap/bc/adt/oo/classes": (
+                "CLAS/OC",
+                "class:abapClass",
+                "http://www.sap.com/adt/oo/classes",
+                "application/vnd.sap.adt.oo.classes.v4+xml",
+            ),
+            "/sap/bc/adt/oo/interfaces": (
+                "INTF/OI",
+                "intf:abapInterface",
+                "http://www.sap.com/adt/oo/interfaces",
+                "application/vnd.sap.adt.oo.interfaces.v5+xml",
+            ),
+        }
+        if h.command == "POST" and path in collections:
+            import re as regex
+
+            adt_type, root, ns, accept = collections[path]
+            name = regex.search(rb'adtcore:name="([^"]+)"', body).group(1).decode()
+            package = regex.search(rb'<adtcore:packageRef adtcore:name="([^"]+)"', body).group(1).decode()
+            uri = f"{path}/{name.lower()}"
+            if uri in self.objects:
+                return fail(400, "ExceptionResourceAlreadyExists", f"{name} already exists")
+            if not package.startswith("$") and not query.get("corrNr"):
+                return fail(400, "ExceptionInvalidData", "A transport request is required")
+            skeleton = {
+                "PROG/P": f"REPORT {name.lower()}.\n",
+                "CLAS/OC": f"CLASS {name.lower()} DEFINITION.\nENDCLASS.\n",
+                "INTF/OI": f"INTERFACE {name.lower()} PUBLIC.\nENDINTERFACE.\n",
+            }[adt_type]
+            with self._lock:
+                self.objects[uri] = Obj(
+                    uri,
+                    name,
+                    adt_type,
+                    package,
+                    (accept,),
+                    generated_metadata(root, ns, name, adt_type, package, "created"),
+                    skeleton,
+                )
+                self.created.append(uri)
+            return ok(self.objects[uri].metadata, accept)
 
         obj_uri, _, rest = next(
             (
@@ -345,6 +404,14 @@ class FakeAdt:
                 if self.locks.get(obj_uri, ("", ""))[0] == query.get("lockHandle", [""])[0]:
                     del self.locks[obj_uri]
             return ok(b"", "text/plain")
+        if h.command == "DELETE" and rest == "":
+            held = self.locks.get(obj_uri)
+            if not held or held != (query.get("lockHandle", [""])[0], sid):
+                return fail(423, "ExceptionResourceInvalidLockHandle", "Resource is not locked (invalid lock handle)")
+            with self._lock:
+                del self.objects[obj_uri]
+                del self.locks[obj_uri]
+            return send(204, b"", "text/plain", extra)
         if h.command == "PUT" and rest == "/source/main":
             held = self.locks.get(obj_uri)
             if not held or held != (query.get("lockHandle", [""])[0], sid):

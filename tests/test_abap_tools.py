@@ -265,3 +265,50 @@ async def test_where_used_and_inactive_objects(adt, tmp_path) -> None:
     assert used["results"][0]["package"] == "$ABAPGIT_ENV"
     inactive = await ok(ctx, "get_inactive_objects")
     assert "CL_HELLO_WORLD" in [o["name"] for o in inactive["results"]]
+
+
+async def test_transport_requests(adt, tmp_path) -> None:
+    ctx = context(adt, tmp_path)
+    listed = await ok(ctx, "get_transport_requests")
+    first = listed["results"][0]
+    assert first["number"] == "DEVK900123" and first["tasks"] == ["DEVK900124"]
+    assert {"type": "TABL/DS", "name": "FOO"} in first["objects"]
+    one = await ok(ctx, "get_transport", number="DEVK900123")
+    assert one["status"] == "Modifiable" and one["target"] == "CTS_TARGET"
+    missing = await call(ctx, "get_transport", number="DEVK999999")
+    assert missing.is_error and "does not exist" in missing.text
+
+
+async def test_create_then_read_then_delete(adt, tmp_path) -> None:
+    ctx = context(adt, tmp_path, writes=True)
+    source = (
+        "CLASS zcl_new_helper DEFINITION PUBLIC FINAL.\nENDCLASS.\nCLASS zcl_new_helper IMPLEMENTATION.\nENDCLASS.\n"
+    )
+    created = await ok(ctx, "create_class", name="ZCL_NEW_HELPER", package="$TMP", description="Helper", source=source)
+    assert created["uri"] == "/sap/bc/adt/oo/classes/zcl_new_helper" and "activate_objects" in created["hint"]
+    read = await ok(ctx, "get_class", name="ZCL_NEW_HELPER", includes=False)
+    assert read["source"].startswith("CLASS zcl_new_helper DEFINITION PUBLIC FINAL.")
+    deleted = await ok(ctx, "delete_object", name="ZCL_NEW_HELPER", kind="class")
+    assert deleted["deleted"] == "ZCL_NEW_HELPER" and "/sap/bc/adt/oo/classes/zcl_new_helper" not in adt.objects
+    assert adt.locks == {}
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        ({"name": "CL_NOT_CUSTOMER", "package": "$TMP"}, "is not a customer name"),
+        ({"name": "ZCL_X", "package": "SAP_BASIS"}, "package SAP_BASIS is not in the allowed packages"),
+        ({"name": "ZCL_X", "package": "ZPROD"}, "a transport request is required"),
+    ],
+)
+async def test_creates_outside_the_rules_are_refused_without_a_request(adt, tmp_path, args, message) -> None:
+    ctx = context(adt, tmp_path, writes=True)
+    outcome = await call(ctx, "create_class", description="x", **args)
+    assert outcome.is_error and message in outcome.text
+    assert adt.created == [] and adt.changes() == []
+
+
+async def test_delete_refused_outside_allowed_packages(adt, tmp_path) -> None:
+    ctx = context(adt, tmp_path, writes=True)
+    outcome = await call(ctx, "delete_object", name="RSPARAM", kind="program")
+    assert outcome.is_error and "not in the allowed packages" in outcome.text and adt.changes() == []

@@ -5,7 +5,9 @@ The lock handle never leaves this function, and unlock is always attempted, even
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
+from xml.sax.saxutils import quoteattr
 
 from sap_devs.adt.client import AdtClient
 from sap_devs.adt.errors import AdtError
@@ -92,3 +94,97 @@ async def write_source(
         lines_after=len(source.splitlines()),
         unlocked=unlocked,
     )
+
+
+CREATE_SHAPES = {
+    # kind: (root element, namespace, content type, extra attributes)
+    "program": (
+        "program:abapProgram",
+        "http://www.sap.com/adt/programs/programs",
+        "application/vnd.sap.adt.programs.programs.v2+xml",
+        ' program:programType="executableProgram"',
+    ),
+    "class": (
+        "class:abapClass",
+        "http://www.sap.com/adt/oo/classes",
+        "application/vnd.sap.adt.oo.classes.v4+xml",
+        ' class:final="true" class:visibility="public"',
+    ),
+    "interface": (
+        "intf:abapInterface",
+        "http://www.sap.com/adt/oo/interfaces",
+        "application/vnd.sap.adt.oo.interfaces.v5+xml",
+        "",
+    ),
+}
+_NAME_RULE = re.compile(r"^(?:[YZ][A-Z0-9_]{0,29}|/[A-Z0-9_]{1,10}/[A-Z0-9_]{1,29})$")
+
+
+def check_new_name(name: str) -> None:
+    if not _NAME_RULE.match(name.upper()):
+        raise PolicyError(
+            f"{name!r} is not a customer name.",
+            hint="New objects start with Z or Y, or use your own /NAMESPACE/ prefix (at most 30 characters).",
+        )
+
+
+async def create_object(
+    client: AdtClient,
+    policy: SafetyPolicy,
+    kind: str,
+    name: str,
+    *,
+    package: str,
+    description: str,
+    source: str | None = None,
+    transport: str | None = None,
+) -> WriteReport:
+    """Create a program, class or interface, then (optionally) write its first source."""
+    check_new_name(name)
+    policy.check_write(package, name.upper())
+    if not is_local(package) and not transport:
+        raise PolicyError(
+            f"{package} is a transportable package; a transport request is required.",
+            hint="Pass transport with an existing modifiable request (sap-devs never creates one implicitly).",
+        )
+    root, ns, ctype, extra = CREATE_SHAPES[kind]
+    prefix = root.split(":", 1)[0]
+    body = (
+        f'<?xml version="1.0" encoding="UTF-8"?><{root} xmlns:{prefix}="{ns}" '
+        f'xmlns:adtcore="http://www.sap.com/adt/core" adtcore:name={quoteattr(name.upper())} '
+        f'adtcore:description={quoteattr(description[:60])} adtcore:language="EN" '
+        f'adtcore:masterLanguage="EN"{extra}><adtcore:packageRef adtcore:name={quoteattr(package.upper())}/></{root}>'
+    )
+    params = {"corrNr": transport} if transport else None
+    collection = object_uri(kind, name).rsplit("/", 1)[0]
+    await client.request("POST", collection, params=params, content_type=ctype, accept=ctype, body=body)
+    if source is not None:
+        return await write_source(client, policy, kind, name, source, transport=transport)
+    uri = object_uri(kind, name)
+    return WriteReport(name.upper(), uri, package.upper(), transport, 0, 0, unlocked=True)
+
+
+async def delete_object(
+    client: AdtClient, policy: SafetyPolicy, kind: str, name: str, *, transport: str | None = None
+) -> WriteReport:
+    info = await read_info(client, kind, name)
+    policy.check_write(info.package, info.name)
+    package = info.package or ""
+    if not is_local(package) and not transport:
+        raise PolicyError(
+            f"{info.name} is in the transportable package {package}; a transport request is required.",
+            hint="Pass transport with an existing modifiable request.",
+        )
+    uri = object_uri(kind, name)
+    async with client.stateful():
+        lock = await client.request("POST", uri, params={"_action": "LOCK", "accessMode": "MODIFY"})
+        handle, _ = _lock_data(lock.content)
+        params = {"lockHandle": handle}
+        if transport:
+            params["corrNr"] = transport
+        try:
+            await client.request("DELETE", uri, params=params, accept="*/*")
+        except AdtError:
+            await client.request("POST", uri, params={"_action": "UNLOCK", "lockHandle": handle}, accept="*/*")
+            raise
+    return WriteReport(info.name, uri, package, transport, 0, 0, unlocked=True)
