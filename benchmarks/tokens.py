@@ -1,8 +1,7 @@
-"""Size of tools/list in bytes and tokens, in full and progressive mode.
+"""Size of tools/list in bytes and tokens, in full and progressive mode, with and without the ABAP tools.
 
 Tokens are counted with tiktoken's cl100k_base when it is installed, else estimated as bytes / 4.
-The ABAP tools do not exist yet; to show how each mode scales, the run also adds 200 synthetic
-operations shaped like the real ones (one search-style input, an envelope output).
+To show how each mode scales, the run also adds 200 synthetic operations shaped like the real ones.
 Usage: python benchmarks/tokens.py
 """
 
@@ -79,15 +78,16 @@ async def measure(registry: Registry, mode: str) -> tuple[int, int, int]:
 
 async def main() -> None:
     print(f"token counting: {METHOD}")
-    print(f"{'registry':34} {'mode':12} {'listed':>6} {'bytes':>8} {'tokens':>7} {'tokens/tool':>11}")
-    for label, tools in (
-        ("sap-devs today", discover()),
-        ("+ 200 synthetic ABAP operations", [*discover(), *synthetic(200)]),
+    print(f"{'registry':38} {'mode':12} {'listed':>6} {'bytes':>8} {'tokens':>7} {'tokens/tool':>11}")
+    for label, registry in (
+        ("knowledge tools (no SAP_URL)", Registry(discover())),
+        ("+ ABAP read tools (SAP_URL set)", Registry(discover(), system=True)),
+        ("+ ABAP write tools (--allow-writes)", Registry(discover(), system=True, writes=True)),
+        ("+ 200 synthetic operations", Registry([*discover(), *synthetic(200)], system=True, writes=True)),
     ):
-        registry = Registry(tools)
         for mode in ("full", "progressive"):
             listed, size, count = await measure(registry, mode)
-            print(f"{label:34} {mode:12} {listed:>6} {size:>8} {count:>7} {count / listed:>11.0f}")
+            print(f"{label:38} {mode:12} {listed:>6} {size:>8} {count:>7} {count / listed:>11.0f}")
 
 
 if __name__ == "__main__":

@@ -127,18 +127,20 @@ async def read_source(
 
 async def read_class_includes(client: AdtClient, name: str, version: str = "active") -> dict[str, str]:
     """Local definitions, implementations, macros and test classes; includes the class lacks are skipped."""
+    import asyncio
+
     uri = object_uri("class", name)
-    found: dict[str, str] = {}
-    for include in CLASS_INCLUDES:
+
+    async def one(include: str) -> tuple[str, str | None]:
         try:
-            text = await client.get_text(f"{uri}/includes/{include}", params={"version": version})
+            return include, await client.get_text(f"{uri}/includes/{include}", params={"version": version})
         except AdtError as exc:
             if exc.status == 404:
-                continue
+                return include, None
             raise
-        if text.strip():
-            found[include] = text
-    return found
+
+    results = await asyncio.gather(*(one(i) for i in CLASS_INCLUDES))
+    return {include: text for include, text in results if text and text.strip()}
 
 
 def info_dict(info: ObjectInfo) -> dict[str, Any]:

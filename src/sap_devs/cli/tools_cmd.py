@@ -123,6 +123,9 @@ def call(
 def docs(
     output: Path = typer.Option(DOCS_PATH, "--output", "-o", help="Where to write the markdown."),
     check: bool = typer.Option(False, "--check", help="Exit 1 if the file is out of date instead of writing it."),
+    environment: str | None = typer.Option(
+        None, "--environment", help="Write only the tools of this environment (onprem, cloud, legacy) to --output."
+    ),
 ) -> None:
     """Generate docs/TOOLS.md and the server's tool manifest from the tool definitions."""
     from sap_devs.core.fs import atomic_write_text
@@ -131,7 +134,14 @@ def docs(
     from sap_devs.mcp.registry import discover
 
     tools = sorted(discover(), key=lambda t: (t.category, t.name))
-    targets = [(output, render_tools_markdown(tools)), (MANIFEST_PATH, render_manifest(tools))]
+    if environment is not None:
+        if environment not in ("onprem", "cloud", "legacy"):
+            raise fail(f"Unknown environment {environment!r}; use onprem, cloud or legacy.")
+        if output == DOCS_PATH:
+            output = DOCS_PATH.with_name(f"TOOLS-{environment}.md")
+        targets = [(output, render_tools_markdown(tools, environment=environment))]
+    else:
+        targets = [(output, render_tools_markdown(tools)), (MANIFEST_PATH, render_manifest(tools))]
     stale = [(path, text) for path, text in targets if not path.is_file() or path.read_text(encoding="utf-8") != text]
     if check:
         if stale:

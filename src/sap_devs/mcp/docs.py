@@ -83,12 +83,38 @@ def _tool_section(tool: Tool) -> str:
     return "\n".join(lines)
 
 
-def render_tools_markdown(tools: list[Tool]) -> str:
+def _availability(tools: list[Tool]) -> list[str]:
+    """Which tools each SAP system environment gets (ABAP tools need SAP_URL; writes need --allow-writes)."""
+    envs = ("onprem", "cloud", "legacy")
+    abap = [t for t in tools if t.needs_system]
+    counts = {e: sum(1 for t in tools if t.available(e)) for e in envs}
+    lines = [
+        "| Environment | Tools | Without an SAP system (SAP_URL unset) |",
+        "|---|---|---|",
+        *(f"| {e} | {counts[e]} | {counts[e] - sum(1 for t in abap if t.available(e))} |" for e in envs),
+        "",
+        "ABAP tools by environment (write tools, marked *, also need `--allow-writes`):",
+        "",
+        "| Tool | onprem | cloud | legacy |",
+        "|---|---|---|---|",
+    ]
+    for tool in sorted(abap, key=lambda t: t.name):
+        marks = " | ".join("yes" if tool.available(e) else "-" for e in envs)
+        lines.append(f"| `{tool.name}`{' *' if tool.writes else ''} | {marks} |")
+    return [*lines, ""]
+
+
+def render_tools_markdown(tools: list[Tool], *, environment: str | None = None) -> str:
+    if environment is not None:
+        tools = [t for t in tools if t.available(environment)]
     by_category: dict[str, list[Tool]] = {}
     for tool in tools:
         by_category.setdefault(tool.category, []).append(tool)
     ordered = [c for c in CATEGORIES if c in by_category] + sorted(set(by_category) - set(CATEGORIES))
-    out = [HEADER, f"{len(tools)} tools.", ""]
+    scope = f" available in the {environment} environment" if environment else ""
+    out = [HEADER, f"{len(tools)} tools{scope}.", ""]
+    if environment is None:
+        out += _availability(tools)
     for category in ordered:
         names = ", ".join(f"`{t.name}`" for t in by_category[category])
         out.append(f"- **{category}**: {names}")

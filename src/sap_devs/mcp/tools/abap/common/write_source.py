@@ -67,7 +67,7 @@ async def handle(params: Input, ctx: ToolContext) -> Output:
 TOOL = Tool(
     name="write_source",
     title="Write ABAP source",
-    description="Replace the source of an ABAP object in an allowed package: lock, write, unlock in one call; needs a transport outside local packages.",
+    description="Change the source code of an ABAP object in an allowed package: lock, write, unlock in one call; needs a transport outside local packages.",
     category="abap",
     action="update",
     input=Input,

@@ -36,7 +36,7 @@ async def handle(params: Input, ctx: ToolContext) -> Output:
 TOOL = Tool(
     name="where_used",
     title="ABAP where-used list",
-    description="Where-used list of an ABAP object on the user's system: the classes, programs and other objects that reference it.",
+    description="Which objects use an ABAP object (where-used list) on the user's system: the classes, programs and others that reference it.",
     category="abap",
     action="search",
     input=Input,
