@@ -122,6 +122,27 @@ def default_objects() -> dict[str, Obj]:
             (DATA / "fmodule.abap").read_text(),
         ),
         Obj(
+            "/sap/bc/adt/ddic/dataelements/zsales_order_id",
+            "ZSALES_ORDER_ID",
+            "DTEL/DE",
+            "$TMP",
+            ("application/vnd.sap.adt.dataelements.v2+xml",),
+            (DATA / "dataelement.xml")
+            .read_bytes()
+            .replace(b"{DATA_ELEMENT_NAME.lower()}", b"zsales_order_id")
+            .replace(b"{DATA_ELEMENT_NAME}", b"ZSALES_ORDER_ID"),
+            "",
+        ),
+        Obj(
+            "/sap/bc/adt/ddic/domains/begrm",
+            "BEGRM",
+            "DOMA/DD",
+            "MGA",
+            ("application/vnd.sap.adt.domains.v2+xml",),
+            (DATA / "domain.xml").read_bytes(),
+            "",
+        ),
+        Obj(
             "/sap/bc/adt/programs/programs/zprod_report",
             "ZPROD_REPORT",
             "PROG/P",

@@ -312,3 +312,41 @@ async def test_delete_refused_outside_allowed_packages(adt, tmp_path) -> None:
     ctx = context(adt, tmp_path, writes=True)
     outcome = await call(ctx, "delete_object", name="RSPARAM", kind="program")
     assert outcome.is_error and "not in the allowed packages" in outcome.text and adt.changes() == []
+
+
+async def test_data_element_and_domain_definitions(adt, tmp_path) -> None:
+    ctx = context(adt, tmp_path)
+    dtel = await ok(ctx, "get_data_element", name="ZSALES_ORDER_ID")
+    assert dtel["name"] == "ZSALES_ORDER_ID" and dtel["package"] == "PACKAGE"
+    assert "typeKind" in dtel["properties"]
+    doma = await ok(ctx, "get_domain", name="BEGRM")
+    assert doma["package"] == "MGA" and doma["properties"]["datatype"]
+    assert doma["description"] == "Authorization group in the material master"
+
+
+def test_named_systems_never_hold_passwords(tmp_path, monkeypatch) -> None:
+    from sap_devs.adt.config import AdtConfigError, configured
+    from sap_devs.core import paths
+
+    systems = paths.config_dir() / "systems.yaml"
+    systems.parent.mkdir(parents=True, exist_ok=True)
+    systems.write_text(
+        "systems:\n  dev:\n    url: https://dev.example.com:44300\n    client: '200'\n    user: DEVELOPER\n"
+        "    password_env: SAP_DEV_PASSWORD\n    system_type: cloud\n"
+        "  bad:\n    url: https://x.example.com\n    user: U\n    password: plain\n"
+    )
+    config = configured("dev", {"SAP_DEV_PASSWORD": PASSWORD})
+    assert (config.url, config.client, config.system_type, config.password) == (
+        "https://dev.example.com:44300",
+        "200",
+        "cloud",
+        PASSWORD,
+    )
+    assert PASSWORD not in repr(config)
+    with pytest.raises(AdtConfigError, match="plain-text password"):
+        configured("bad", {})
+    with pytest.raises(AdtConfigError, match="Known systems: bad, dev"):
+        configured("prod", {})
+    with pytest.raises(AdtConfigError, match="no credentials"):
+        configured("dev", {})
+    assert configured(None, {}) is None, "nothing configured: no ABAP tools"

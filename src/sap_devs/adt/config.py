@@ -35,6 +35,57 @@ class AdtConfig:
         return [s for s in (self.password, self.bearer_token) if s]
 
     @classmethod
+    def from_system(cls, name: str, env: dict[str, str] | None = None) -> AdtConfig:
+        """A named system from ``<config dir>/systems.yaml``. Passwords are never stored there: the entry
+        names an environment variable (``password_env``) or the password sits in the OS keyring
+        (service ``sap-devs``, user ``<name>``) when the optional ``keyring`` package is installed."""
+        import yaml
+
+        from sap_devs.core import paths
+
+        env = dict(os.environ) if env is None else env
+        path = paths.config_dir() / "systems.yaml"
+        if not path.is_file():
+            raise AdtConfigError(
+                f"No system named {name!r}: {path} does not exist.",
+                hint="Create it with entries like  dev: {url: https://host:44300, client: '100', user: DEVELOPER, "
+                "password_env: SAP_DEV_PASSWORD}.",
+            )
+        try:
+            data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        except yaml.YAMLError as exc:
+            mark = getattr(exc, "problem_mark", None)
+            where = f" (line {mark.line + 1})" if mark else ""
+            raise AdtConfigError(f"{path} is not valid YAML{where}.") from None
+        systems = data.get("systems", data) if isinstance(data, dict) else {}
+        entry = systems.get(name) if isinstance(systems, dict) else None
+        if not isinstance(entry, dict):
+            known = ", ".join(sorted(systems)) if isinstance(systems, dict) else ""
+            raise AdtConfigError(f"No system named {name!r} in {path}.", hint=f"Known systems: {known or 'none'}.")
+        if "password" in entry:
+            raise AdtConfigError(
+                f"{path}: system {name!r} holds a plain-text password.",
+                hint="Remove it; use password_env (an environment variable name) or the OS keyring.",
+            )
+        password = env.get(entry["password_env"]) if entry.get("password_env") else None
+        if password is None and entry.get("user") and not entry.get("token_env"):
+            password = _keyring_password(name)
+        token = env.get(entry["token_env"]) if entry.get("token_env") else None
+        merged = {
+            "SAP_URL": str(entry.get("url") or ""),
+            "SAP_CLIENT": str(entry.get("client") or ""),
+            "SAP_LANGUAGE": str(entry.get("language") or ""),
+            "SAP_USER": str(entry.get("user") or ""),
+            "SAP_PASSWORD": password or "",
+            "SAP_BEARER_TOKEN": token or "",
+            "SAP_SYSTEM_TYPE": str(entry.get("system_type") or "onprem"),
+        }
+        config = cls.from_env(merged)
+        if config is None:
+            raise AdtConfigError(f"{path}: system {name!r} has no url.")
+        return config
+
+    @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> AdtConfig | None:
         """The system from SAP_URL and friends; None when SAP_URL is not set (ABAP tools then stay hidden)."""
         env = dict(os.environ) if env is None else env
@@ -66,3 +117,21 @@ class AdtConfig:
             system_type=system_type,
             timeout=float(env.get("SAP_TIMEOUT") or 30),
         )
+
+
+def _keyring_password(name: str) -> str | None:
+    try:
+        import keyring  # optional: only when the user installed it
+    except ImportError:
+        return None
+    try:
+        return keyring.get_password("sap-devs", name)
+    except Exception:  # a locked or missing keyring backend means "no stored password", said below
+        return None
+
+
+def configured(system: str | None = None, env: dict[str, str] | None = None) -> AdtConfig | None:
+    """The system to use: a named one (--system / SAP_DEVS_SYSTEM), else SAP_URL, else none."""
+    env = dict(os.environ) if env is None else env
+    name = system or env.get("SAP_DEVS_SYSTEM")
+    return AdtConfig.from_system(name, env) if name else AdtConfig.from_env(env)

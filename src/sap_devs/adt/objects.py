@@ -46,6 +46,10 @@ KINDS: dict[str, Kind] = {
         Kind("metadata_extension", "DDLX/EX", "/sap/bc/adt/ddic/ddlx/sources", _v("ddic.ddlx", "v1")),
         Kind("service_definition", "SRVD/SRV", "/sap/bc/adt/ddic/srvd/sources", _v("ddic.srvd", "v1")),
         Kind("package", "DEVC/K", "/sap/bc/adt/packages", _v("packages", "v2", "v1"), has_source=False),
+        Kind(
+            "data_element", "DTEL/DE", "/sap/bc/adt/ddic/dataelements", _v("dataelements", "v2", "v1"), has_source=False
+        ),
+        Kind("domain", "DOMA/DD", "/sap/bc/adt/ddic/domains", _v("domains", "v2", "v1"), has_source=False),
     )
 }
 CLASS_INCLUDES = ("definitions", "implementations", "macros", "testclasses")
@@ -141,6 +145,25 @@ async def read_class_includes(client: AdtClient, name: str, version: str = "acti
 
     results = await asyncio.gather(*(one(i) for i in CLASS_INCLUDES))
     return {include: text for include, text in results if text and text.strip()}
+
+
+def definition_properties(xml: bytes) -> tuple[dict[str, str], list[dict[str, str]]]:
+    """Leaf fields of a DDIC definition (data element, domain) by local name, and a domain's fixed values."""
+    root = parse_xml(xml, source="DDIC definition")
+    props: dict[str, str] = {}
+    fixed: list[dict[str, str]] = []
+    for el in root.iter():
+        local = el.tag.rsplit("}", 1)[-1]
+        if local == "fixValue":
+            fixed.append({c.tag.rsplit("}", 1)[-1]: (c.text or "").strip() for c in el if (c.text or "").strip()})
+        elif (
+            len(el) == 0
+            and (el.text or "").strip()
+            and el.tag.startswith("{http://www.sap.com/")
+            and "core" not in el.tag
+        ):
+            props.setdefault(local, el.text.strip())
+    return props, fixed
 
 
 def info_dict(info: ObjectInfo) -> dict[str, Any]:

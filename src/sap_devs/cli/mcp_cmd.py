@@ -18,10 +18,13 @@ def serve(
     allow_writes: bool = typer.Option(
         False, "--allow-writes", help="Enable the ABAP write tools (also SAP_DEVS_ADT_WRITE=1); off by default."
     ),
+    system: str | None = typer.Option(
+        None, "--system", envvar="SAP_DEVS_SYSTEM", help="Named ABAP system from <config dir>/systems.yaml."
+    ),
 ) -> None:
     """Serve the sap-devs tools over MCP on stdin/stdout (both protocol eras)."""
     from sap_devs.cli.serve import run_server
 
-    code = run_server(profile, environment, tools, pin, allow_writes)
+    code = run_server(profile, environment, tools, pin, allow_writes, system)
     if code:
         raise typer.Exit(code)

@@ -20,6 +20,7 @@ def run_server(
     tools_mode: str = "auto",
     pinned: str | None = None,
     allow_writes: bool = False,
+    system: str | None = None,
 ) -> int:
     """Serve until the client disconnects; returns the process exit code."""
     from sap_devs.core.log import setup_logging
@@ -40,7 +41,7 @@ def run_server(
             if profile not in known:
                 raise SapDevsError(f"Unknown profile {profile!r}.", hint=f"Choose one of: {', '.join(known)}.")
         registry, ctx = open_session(
-            environment=environment, profile=profile, allow_writes=allow_writes, cwd=cwd, layers=layers
+            environment=environment, profile=profile, allow_writes=allow_writes, cwd=cwd, layers=layers, system=system
         )
     except SapDevsError as exc:
         print(f"sap-devs: {exc}", file=sys.stderr)
@@ -79,9 +80,10 @@ def fast_path(argv: list[str]) -> int | None:
     parser.add_argument("--profile", "-p", default=os.environ.get("SAP_DEVS_PROFILE"))
     parser.add_argument("--environment", default=None)
     parser.add_argument("--allow-writes", action="store_true")
+    parser.add_argument("--system", default=None)
     parser.add_argument("--tools", dest="tools_mode", default=os.environ.get("SAP_DEVS_TOOLS", "auto"))
     parser.add_argument("--pin", default=os.environ.get("SAP_DEVS_PINNED_TOOLS"))
     args, unknown = parser.parse_known_args(argv[2:])
     if unknown:
         return None  # let typer report the unknown option with its usual message
-    return run_server(args.profile, args.environment, args.tools_mode, args.pin, args.allow_writes)
+    return run_server(args.profile, args.environment, args.tools_mode, args.pin, args.allow_writes, args.system)

@@ -20,11 +20,12 @@ def open_session(
     allow_writes: bool = False,
     cwd: Path | None = None,
     layers: list | None = None,
+    system: str | None = None,
 ) -> tuple[Registry, ToolContext]:
-    from sap_devs.adt.config import AdtConfig
+    from sap_devs.adt.config import configured
     from sap_devs.adt.safety import SafetyPolicy
 
-    config = AdtConfig.from_env()  # AdtConfigError says what to fix
+    config = configured(system)  # AdtConfigError says what to fix
     policy = SafetyPolicy.from_env(allow_writes=allow_writes)
     env = environment or (config.system_type if config else os.environ.get("SAP_SYSTEM_TYPE", "onprem"))
     registry = Registry.default(environment=env, system=config is not None, writes=policy.writes)
