@@ -350,3 +350,12 @@ def test_named_systems_never_hold_passwords(tmp_path, monkeypatch) -> None:
     with pytest.raises(AdtConfigError, match="no credentials"):
         configured("dev", {})
     assert configured(None, {}) is None, "nothing configured: no ABAP tools"
+
+
+async def test_service_binding_and_function_group(adt, tmp_path) -> None:
+    ctx = context(adt, tmp_path)
+    srvb = await ok(ctx, "get_service_binding", name="ZSAPCLI_TEST_BND")
+    assert (srvb["binding_type"], srvb["odata_version"], srvb["published"]) == ("ODATA", "V4", False)
+    assert srvb["services"][0]["service_definition"] == "ZSAPCLI_TEST_SRV"
+    fugr = await ok(ctx, "get_function_group", name="ZFG_HELLO_WORLD")
+    assert fugr["type"] == "FUGR/F" and "FUNCTION-POOL zfg_hello_world." in fugr["source"]

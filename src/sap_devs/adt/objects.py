@@ -50,6 +50,13 @@ KINDS: dict[str, Kind] = {
             "data_element", "DTEL/DE", "/sap/bc/adt/ddic/dataelements", _v("dataelements", "v2", "v1"), has_source=False
         ),
         Kind("domain", "DOMA/DD", "/sap/bc/adt/ddic/domains", _v("domains", "v2", "v1"), has_source=False),
+        Kind(
+            "service_binding",
+            "SRVB/SVB",
+            "/sap/bc/adt/businessservices/bindings",
+            _v("businessservices.servicebinding", "v2", "v1") + ", application/xml",
+            has_source=False,
+        ),
     )
 }
 CLASS_INCLUDES = ("definitions", "implementations", "macros", "testclasses")
