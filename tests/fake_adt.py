@@ -216,6 +216,7 @@ class FakeAdt:
         self.created: list[str] = []
         self.activated: list[str] = []
         self.delay = 0.0
+        self.bearer_tokens: set[str] = set()  # OAuth access tokens accepted instead of the password
         self._ids = itertools.count(1)
         self._lock = threading.Lock()
         self._server: ThreadingHTTPServer | None = None
@@ -271,7 +272,8 @@ class FakeAdt:
             send(status, EXC.format(type=type_id, msg=escape(message)))
 
         expected = "Basic " + base64.b64encode(f"{self.user}:{self.password}".encode()).decode()
-        if headers.get("authorization") != expected or query.get("sap-client", [None])[0] != self.client:
+        authorized = headers.get("authorization") in {expected, *(f"Bearer {t}" for t in self.bearer_tokens)}
+        if not authorized or query.get("sap-client", [None])[0] != self.client:
             send(
                 401,
                 "Logon failed",

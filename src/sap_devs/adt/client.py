@@ -39,7 +39,8 @@ class AdtResponse:
 class AdtClient:
     def __init__(self, config: AdtConfig, *, transport: httpx.AsyncBaseTransport | None = None) -> None:
         self.config = config
-        auth = None if config.bearer_token else httpx.BasicAuth(config.user or "", config.password or "")
+        token_auth = bool(config.bearer_token or config.service_key)
+        auth = None if token_auth else httpx.BasicAuth(config.user or "", config.password or "")
         headers = {"User-Agent": user_agent()}
         if config.bearer_token:
             headers["Authorization"] = f"Bearer {config.bearer_token}"
@@ -53,6 +54,17 @@ class AdtClient:
         )
         self._csrf: str | None = None
         self._stateful = False
+        self._token_checked = bool(config.bearer_token) or not config.service_key
+
+    async def _ensure_token(self, *, renew: bool = False) -> None:
+        """For a BTP service key: an access token from the stored refresh token (never logged)."""
+        if self._token_checked and not renew:
+            return
+        from sap_devs.adt.btp import access_token, load_service_key
+
+        key = load_service_key(self.config.service_key or "")
+        self._http.headers["Authorization"] = f"Bearer {await access_token(key)}"
+        self._token_checked = True
 
     async def aclose(self) -> None:
         await self._http.aclose()
@@ -71,9 +83,11 @@ class AdtClient:
 
     async def _ensure_csrf(self) -> None:
         if self._csrf is None:
-            response = await self._send(
-                "GET", "/sap/bc/adt/core/discovery", {"x-csrf-token": "fetch", "Accept": "application/atomsvc+xml"}
-            )
+            fetch = {"x-csrf-token": "fetch", "Accept": "application/atomsvc+xml"}
+            response = await self._send("GET", "/sap/bc/adt/core/discovery", fetch)
+            if response.status == 401 and self.config.service_key:
+                await self._ensure_token(renew=True)
+                response = await self._send("GET", "/sap/bc/adt/core/discovery", fetch)
             self._raise_for(response, "/sap/bc/adt/core/discovery")
             self._csrf = response.headers.get("x-csrf-token")
             if not self._csrf:
@@ -101,6 +115,7 @@ class AdtClient:
     ) -> AdtResponse:
         if urlsplit(path).netloc:
             raise AdtError(f"refusing to follow {path!r}: ADT paths are relative to the configured system")
+        await self._ensure_token()
         sent = dict(headers)
         sent["X-sap-adt-sessiontype"] = "stateful" if self._stateful else "stateless"
         if method in _CHANGING and self._csrf:
@@ -137,6 +152,9 @@ class AdtClient:
             headers["Content-Type"] = content_type
         content = body.encode("utf-8") if isinstance(body, str) else body
         response = await self._send(method, path, headers, params=params, content=content)
+        if response.status == 401 and self.config.service_key:
+            await self._ensure_token(renew=True)  # the access token expired: refresh once
+            response = await self._send(method, path, headers, params=params, content=content)
         if response.status == 403 and b"csrf" in response.content.lower() and method in _CHANGING:
             self._csrf = None  # expired: fetch a new token and try once more
             await self._ensure_csrf()

@@ -25,6 +25,8 @@ class AdtConfig:
     bearer_token: str | None = field(default=None, repr=False)
     system_type: str = "onprem"
     timeout: float = 30.0
+    service_key: str | None = None
+    """Path of an SAP BTP ABAP environment service key: tokens come from `sap-devs abap login`."""
 
     @property
     def host(self) -> str:
@@ -78,11 +80,12 @@ class AdtConfig:
             "SAP_USER": str(entry.get("user") or ""),
             "SAP_PASSWORD": password or "",
             "SAP_BEARER_TOKEN": token or "",
-            "SAP_SYSTEM_TYPE": str(entry.get("system_type") or "onprem"),
+            "SAP_SYSTEM_TYPE": str(entry.get("system_type") or ""),
+            "SAP_SERVICE_KEY": str(entry.get("service_key") or ""),
         }
         config = cls.from_env(merged)
         if config is None:
-            raise AdtConfigError(f"{path}: system {name!r} has no url.")
+            raise AdtConfigError(f"{path}: system {name!r} has no url (or service_key).")
         return config
 
     @classmethod
@@ -90,6 +93,12 @@ class AdtConfig:
         """The system from SAP_URL and friends; None when SAP_URL is not set (ABAP tools then stay hidden)."""
         env = dict(os.environ) if env is None else env
         url = (env.get("SAP_URL") or "").strip()
+        key_path = (env.get("SAP_SERVICE_KEY") or "").strip()
+        if key_path:
+            from sap_devs.adt.btp import load_service_key
+
+            key = load_service_key(key_path)
+            url = url or key.url
         if not url:
             return None
         parts = urlsplit(url)
@@ -97,12 +106,12 @@ class AdtConfig:
             raise AdtConfigError(f"SAP_URL must be an http(s) URL such as https://host:44300, got {url!r}.")
         if parts.username or parts.password:
             raise AdtConfigError("SAP_URL must not contain a user or password; use SAP_USER and SAP_PASSWORD.")
-        system_type = (env.get("SAP_SYSTEM_TYPE") or "onprem").strip().lower()
+        system_type = (env.get("SAP_SYSTEM_TYPE") or ("cloud" if key_path else "onprem")).strip().lower()
         if system_type not in SYSTEM_TYPES:
             raise AdtConfigError(f"SAP_SYSTEM_TYPE must be one of {', '.join(SYSTEM_TYPES)}, got {system_type!r}.")
         token = env.get("SAP_BEARER_TOKEN") or env.get("SAP_JWT_TOKEN")
         user, password = env.get("SAP_USER"), env.get("SAP_PASSWORD")
-        if not token and not (user and password):
+        if not token and not (user and password) and not key_path:
             raise AdtConfigError(
                 "SAP_URL is set but no credentials: set SAP_USER and SAP_PASSWORD, "
                 "or SAP_BEARER_TOKEN for an SAP BTP ABAP environment."
@@ -116,6 +125,7 @@ class AdtConfig:
             bearer_token=token,
             system_type=system_type,
             timeout=float(env.get("SAP_TIMEOUT") or 30),
+            service_key=key_path or None,
         )
 
 

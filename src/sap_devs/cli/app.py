@@ -6,7 +6,7 @@ import sys
 
 import typer
 
-from sap_devs.cli import content_cmd, mcp_cmd, sync_cmd, tools_cmd
+from sap_devs.cli import abap_cmd, content_cmd, mcp_cmd, sync_cmd, tools_cmd
 
 app = typer.Typer(
     name="sap-devs",
@@ -17,6 +17,7 @@ app = typer.Typer(
 )
 app.add_typer(mcp_cmd.app, name="mcp")
 app.add_typer(tools_cmd.app, name="tools")
+app.add_typer(abap_cmd.app, name="abap")
 app.add_typer(content_cmd.app, name="content")
 app.command("sync")(sync_cmd.sync)
 

@@ -1,0 +1,234 @@
+"""SAP BTP ABAP environment: service key, browser sign-in, refresh tokens, and ADT calls with them.
+
+A loopback server plays XSUAA (``/oauth/token``); a thread plays the browser following the redirect.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import stat
+import sys
+import threading
+import urllib.request
+from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+from typer.testing import CliRunner
+
+from sap_devs.adt import btp
+from sap_devs.adt.client import AdtClient
+from sap_devs.adt.config import AdtConfig, AdtConfigError
+from sap_devs.cli.app import app
+from tests.fake_adt import FakeAdt
+from tests.loopback import Loopback
+
+CLIENT_SECRET = "uaa-client-s3cret"
+
+
+@pytest.fixture(autouse=True)
+def no_keyring(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Never touch the real OS keyring: tokens go to the private file fallback."""
+    monkeypatch.setitem(sys.modules, "keyring", None)
+
+
+@pytest.fixture
+def uaa():
+    with Loopback().running() as server:
+        yield server
+
+
+def write_key(tmp_path: Path, uaa_url: str, system_url: str) -> Path:
+    path = tmp_path / "service-key.json"
+    key = {
+        "url": system_url,
+        "uaa": {"url": uaa_url, "clientid": "sb-abap-trial", "clientsecret": CLIENT_SECRET},
+        "binding": {"env": "cf", "type": "oauth"},
+    }
+    path.write_text(json.dumps(key), encoding="utf-8")
+    return path
+
+
+def token_answer(access: str, refresh: str | None = None) -> bytes:
+    body = {"access_token": access, "token_type": "bearer", "expires_in": 43199}
+    if refresh:
+        body["refresh_token"] = refresh
+    return json.dumps(body).encode()
+
+
+def forms(server: Loopback) -> list[dict[str, str]]:
+    return [
+        {k: v[0] for k, v in parse_qs(r.body.decode()).items()} for r in server.requests if r.path == "/oauth/token"
+    ]
+
+
+def test_service_key_errors_say_what_is_wrong(tmp_path: Path) -> None:
+    with pytest.raises(AdtConfigError, match="does not exist"):
+        btp.load_service_key(tmp_path / "missing.json")
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json", encoding="utf-8")
+    with pytest.raises(AdtConfigError, match="not valid JSON"):
+        btp.load_service_key(bad)
+    bad.write_text(json.dumps({"url": "https://x.abap.eu10.hana.ondemand.com"}), encoding="utf-8")
+    with pytest.raises(AdtConfigError, match=r"uaa\.url/clientid/clientsecret"):
+        btp.load_service_key(bad)
+
+
+def test_service_key_alone_configures_a_cloud_system(tmp_path: Path) -> None:
+    key = write_key(
+        tmp_path, "https://trial.authentication.us10.hana.ondemand.com", "https://abc.abap.us10.hana.ondemand.com"
+    )
+    config = AdtConfig.from_env({"SAP_SERVICE_KEY": str(key)})
+    assert config is not None
+    assert config.url == "https://abc.abap.us10.hana.ondemand.com"
+    assert config.system_type == "cloud"
+    assert CLIENT_SECRET not in repr(config) and CLIENT_SECRET not in repr(btp.load_service_key(key))
+
+
+def test_refresh_token_file_is_private_and_survives_reload(tmp_path: Path) -> None:
+    where = btp.store_refresh_token("btp:abc.example", "rt-one")
+    path = Path(where)
+    assert path.is_file()
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert btp.load_refresh_token("btp:abc.example") == "rt-one"
+    assert btp.load_refresh_token("btp:other.example") is None
+
+
+@pytest.mark.anyio
+async def test_adt_calls_use_a_refreshed_token_and_store_the_rotated_one(tmp_path: Path, uaa: Loopback) -> None:
+    with FakeAdt().running() as adt:
+        adt.bearer_tokens = {"access-1"}
+        key_path = write_key(tmp_path, uaa.base, adt.url)
+        key = btp.load_service_key(key_path)
+        btp.store_refresh_token(key.account, "refresh-1")
+        uaa.add(
+            "/oauth/token", body=token_answer("access-1", "refresh-2"), headers={"Content-Type": "application/json"}
+        )
+        config = AdtConfig.from_env({"SAP_SERVICE_KEY": str(key_path), "SAP_CLIENT": "100"})
+        assert config is not None
+        client = AdtClient(config)
+        try:
+            response = await client.request(
+                "GET",
+                "/sap/bc/adt/repository/informationsystem/search",
+                params={"operation": "quickSearch", "query": "Z*", "maxResults": "5"},
+            )
+        finally:
+            await client.aclose()
+        assert response.status == 200
+        sent = forms(uaa)
+        assert sent == [{"grant_type": "refresh_token", "refresh_token": "refresh-1"}]
+        assert uaa.requests[0].headers["Authorization"].startswith("Basic ")
+        assert btp.load_refresh_token(key.account) == "refresh-2"
+
+
+@pytest.mark.anyio
+async def test_expired_access_token_is_refreshed_once(tmp_path: Path, uaa: Loopback) -> None:
+    with FakeAdt().running() as adt:
+        adt.bearer_tokens = {"access-2"}
+        key_path = write_key(tmp_path, uaa.base, adt.url)
+        btp.store_refresh_token(btp.load_service_key(key_path).account, "refresh-1")
+        uaa.add("/oauth/token", body=token_answer("access-1"), headers={"Content-Type": "application/json"}, times=1)
+        uaa.add("/oauth/token", body=token_answer("access-2"), headers={"Content-Type": "application/json"})
+        config = AdtConfig.from_env({"SAP_SERVICE_KEY": str(key_path), "SAP_CLIENT": "100"})
+        assert config is not None
+        client = AdtClient(config)
+        try:
+            response = await client.request(
+                "GET",
+                "/sap/bc/adt/repository/informationsystem/search",
+                params={"operation": "quickSearch", "query": "Z*", "maxResults": "5"},
+            )
+        finally:
+            await client.aclose()
+        assert response.status == 200
+        assert len(forms(uaa)) == 2
+
+
+@pytest.mark.anyio
+async def test_not_signed_in_says_to_run_login(tmp_path: Path, uaa: Loopback) -> None:
+    key_path = write_key(tmp_path, uaa.base, "http://127.0.0.1:9")
+    config = AdtConfig.from_env({"SAP_SERVICE_KEY": str(key_path)})
+    assert config is not None
+    client = AdtClient(config)
+    try:
+        with pytest.raises(AdtConfigError) as info:
+            await client.request("GET", "/sap/bc/adt/discovery")
+    finally:
+        await client.aclose()
+    assert "Not signed in" in str(info.value) and "sap-devs abap login" in (info.value.hint or "")
+    assert uaa.requests == []
+
+
+def _browser(redirect_to: dict[str, str] | None = None):
+    """A stand-in for webbrowser.open: follows the sign-in URL's redirect back to the local callback."""
+
+    def open_url(url: str) -> bool:
+        query = {k: v[0] for k, v in parse_qs(urlsplit(url).query).items()}
+        answer = {"code": "auth-code-123", "state": query["state"], **(redirect_to or {})}
+        target = query["redirect_uri"] + "?" + "&".join(f"{k}={v}" for k, v in answer.items())
+
+        def hit() -> None:
+            with contextlib.suppress(OSError):  # a 400 page for a wrong state is expected in that test
+                urllib.request.urlopen(target.replace("localhost", "127.0.0.1"), timeout=5).read()
+
+        threading.Thread(target=hit, daemon=True).start()
+        return True
+
+    return open_url
+
+
+def test_login_stores_the_refresh_token_and_never_prints_tokens(
+    tmp_path: Path, uaa: Loopback, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    key_path = write_key(tmp_path, uaa.base, "https://abc.abap.us10.hana.ondemand.com")
+    uaa.add(
+        "/oauth/token", body=token_answer("access-xyz", "refresh-xyz"), headers={"Content-Type": "application/json"}
+    )
+    monkeypatch.setattr("webbrowser.open", _browser())
+    result = CliRunner().invoke(app, ["abap", "login", "--service-key", str(key_path), "--timeout", "10"])
+    assert result.exit_code == 0, result.output
+    assert "Signed in to https://abc.abap.us10.hana.ondemand.com" in result.output
+    for secret in ("access-xyz", "refresh-xyz", CLIENT_SECRET, "auth-code-123"):
+        assert secret not in result.output
+    [form] = forms(uaa)
+    assert form["grant_type"] == "authorization_code" and form["code"] == "auth-code-123"
+    assert form["redirect_uri"].startswith("http://localhost:")
+    assert btp.load_refresh_token(btp.load_service_key(key_path).account) == "refresh-xyz"
+
+
+def test_login_rejects_a_callback_with_the_wrong_state(
+    tmp_path: Path, uaa: Loopback, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    key_path = write_key(tmp_path, uaa.base, "https://abc.abap.us10.hana.ondemand.com")
+    monkeypatch.setattr("webbrowser.open", _browser({"state": "forged"}))
+    result = CliRunner().invoke(app, ["abap", "login", "--service-key", str(key_path), "--timeout", "2"])
+    assert result.exit_code != 0
+    assert "Sign-in did not complete" in result.output
+    assert forms(uaa) == []
+
+
+def test_login_without_a_service_key_explains(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("SAP_SERVICE_KEY", raising=False)
+    result = CliRunner().invoke(app, ["abap", "login"])
+    assert result.exit_code != 0
+    assert "--service-key" in result.output
+
+
+def test_named_system_can_point_at_a_service_key(tmp_path: Path) -> None:
+    from sap_devs.adt.config import configured
+    from sap_devs.core import paths
+
+    key = write_key(
+        tmp_path, "https://t.authentication.eu10.hana.ondemand.com", "https://abc.abap.eu10.hana.ondemand.com"
+    )
+    systems = paths.config_dir() / "systems.yaml"
+    systems.parent.mkdir(parents=True, exist_ok=True)
+    systems.write_text(f"systems:\n  trial:\n    service_key: {key}\n", encoding="utf-8")
+    config = configured("trial", {})
+    assert (config.url, config.system_type, config.service_key) == (
+        "https://abc.abap.eu10.hana.ondemand.com",
+        "cloud",
+        str(key),
+    )
