@@ -215,6 +215,7 @@ class FakeAdt:
         self.checked: list[str] = []
         self.created: list[str] = []
         self.activated: list[str] = []
+        self.queries: list[tuple[str, str, dict[str, list[str]]]] = []  # (endpoint, SQL, query string)
         self.delay = 0.0
         self.bearer_tokens: set[str] = set()  # OAuth access tokens accepted instead of the password
         self._ids = itertools.count(1)
@@ -351,6 +352,17 @@ class FakeAdt:
                 return fail(404, "ExceptionResourceNotFound", f"Request {number} does not exist")
             one = (DATA / "transport.xml").read_text()
             return ok(one.replace("{TRANSPORT_NUMBER}", number).replace("{TASK_NUMBER}", "DEVK900124"))
+        if path in ("/sap/bc/adt/datapreview/ddic", "/sap/bc/adt/datapreview/freestyle") and h.command == "POST":
+            sql = body.decode()
+            with self._lock:
+                self.queries.append((path.rsplit("/", 1)[-1], sql, query))
+            upper = sql.upper()
+            if "COUNT(" in upper:
+                return ok((DATA / "datapreview-count.xml").read_bytes())
+            if "T000" not in upper:
+                return fail(400, "ExceptionDataPreview", "Table or view is unknown or not active")
+            one = query.get("rowNumber", ["100"])[0] == "1"
+            return ok((DATA / ("datapreview-t000-one-row.xml" if one else "datapreview-t000.xml")).read_bytes())
         if path == "/sap/bc/adt/activation/inactiveobjects":
             return ok((DATA / "inactive-objects.xml").read_bytes())
         if path == "/sap/bc/adt/repository/nodestructure" and h.command == "POST":

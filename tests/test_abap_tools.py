@@ -29,7 +29,7 @@ def adt():
 def context(adt: FakeAdt, tmp_path, *, writes: bool = False, password: str = PASSWORD, **policy: Any) -> ToolContext:
     config = AdtConfig(url=adt.url, client="100", user="DEVELOPER", password=password, timeout=2.0)
     safety = SafetyPolicy(writes=writes, **policy)
-    registry = Registry(ALL, system=True, writes=writes)
+    registry = Registry(ALL, system=True, writes=writes, data=bool(policy.get("data")))
     return ToolContext(cwd=tmp_path, layers=[bundled_layer()], adt_config=config, safety=safety, registry=registry)
 
 
@@ -212,7 +212,9 @@ def test_environment_filtering() -> None:
     assert "get_program" not in cloud and "get_include" not in cloud and "get_class" in cloud
     legacy = Registry(ALL, environment="legacy", system=True)
     abap_legacy = {t.name for t in legacy.operations() if t.needs_system}
-    assert abap_legacy == {t.name for t in ALL if t.needs_system and "legacy" in t.available_in and not t.writes}
+    assert abap_legacy == {
+        t.name for t in ALL if t.needs_system and "legacy" in t.available_in and not t.writes and not t.reads_data
+    }
     assert "get_cds_view" not in abap_legacy and "get_program" in abap_legacy
     assert not any(t.needs_system for t in Registry(ALL).operations()), "no SAP_URL, no ABAP tools"
 

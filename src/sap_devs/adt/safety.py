@@ -20,6 +20,7 @@ class SafetyPolicy:
     writes: bool = False
     packages: tuple[str, ...] = ("$TMP", "Z*")
     transports: bool = False  # creating and releasing transport requests
+    data: bool = False  # table contents and SELECT queries: business data leaves the system
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None, *, allow_writes: bool = False) -> SafetyPolicy:
@@ -31,6 +32,7 @@ class SafetyPolicy:
             writes=allow_writes or (env.get("SAP_DEVS_ADT_WRITE") or "").lower() in _TRUE,
             packages=packages,
             transports=(env.get("SAP_DEVS_ADT_TRANSPORTS") or "").lower() in _TRUE,
+            data=(env.get("SAP_DEVS_ADT_DATA") or "").lower() in _TRUE,
         )
 
     def package_allowed(self, package: str) -> bool:

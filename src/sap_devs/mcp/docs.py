@@ -93,14 +93,16 @@ def _availability(tools: list[Tool]) -> list[str]:
         "|---|---|---|",
         *(f"| {e} | {counts[e]} | {counts[e] - sum(1 for t in abap if t.available(e))} |" for e in envs),
         "",
-        "ABAP tools by environment (write tools, marked *, also need `--allow-writes`):",
+        "ABAP tools by environment (write tools, marked *, also need `--allow-writes`; data tools, "
+        "marked †, need `SAP_DEVS_ADT_DATA=1`):",
         "",
         "| Tool | onprem | cloud | legacy |",
         "|---|---|---|---|",
     ]
     for tool in sorted(abap, key=lambda t: t.name):
         marks = " | ".join("yes" if tool.available(e) else "-" for e in envs)
-        lines.append(f"| `{tool.name}`{' *' if tool.writes else ''} | {marks} |")
+        mark = " *" if tool.writes else (" †" if tool.reads_data else "")
+        lines.append(f"| `{tool.name}`{mark} | {marks} |")
     return [*lines, ""]
 
 

@@ -208,6 +208,7 @@ class ToolSpec:
     example: dict[str, Any] = field(default_factory=dict)
     progressive_only: bool = False
     needs_system: bool = False
+    reads_data: bool = False
 
     @property
     def writes(self) -> bool:
@@ -241,6 +242,7 @@ class ToolSpec:
             "risk": self.risk,
             "progressive_only": self.progressive_only,
             "needs_system": self.needs_system,
+            "reads_data": self.reads_data,
             "instruction": self.instruction,
             "example": self.example,
             "input_schema": self.input_schema,
@@ -262,6 +264,7 @@ class ToolSpec:
             risk=data["risk"],
             progressive_only=bool(data.get("progressive_only")),
             needs_system=bool(data.get("needs_system")),
+            reads_data=bool(data.get("reads_data")),
             available_in=frozenset(data["available_in"]),
             instruction=data.get("instruction"),
             example=data.get("example") or {},
@@ -291,6 +294,8 @@ class Tool(Generic[InputT, OutputT]):
     """Listed only in progressive mode (the search / schema / call tools)."""
     needs_system: bool = False
     """Works on the user's ABAP system: registered only when one is configured (SAP_URL)."""
+    reads_data: bool = False
+    """Returns business data rows (table preview, SQL): registered only when data access is enabled."""
 
     @property
     def writes(self) -> bool:
@@ -331,4 +336,5 @@ class Tool(Generic[InputT, OutputT]):
             example=self.example,
             progressive_only=self.progressive_only,
             needs_system=self.needs_system,
+            reads_data=self.reads_data,
         )

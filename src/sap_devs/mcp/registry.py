@@ -60,8 +60,10 @@ class Registry:
         environment: str = "onprem",
         system: bool = False,
         writes: bool = False,
+        data: bool = False,
     ) -> None:
-        """``system``: an ABAP system is configured; ``writes``: the user enabled changes to it."""
+        """``system``: an ABAP system is configured; ``writes``: the user enabled changes to it;
+        ``data``: the user allowed reading table contents and running SELECTs."""
         if environment not in ENVIRONMENTS:
             raise RegistryError(
                 f"Unknown SAP system environment {environment!r}.", hint=f"Use one of: {', '.join(ENVIRONMENTS)}."
@@ -80,6 +82,8 @@ class Registry:
                 continue  # ABAP tools only when a system is configured
             if tool.writes and not writes:
                 continue  # read-only by default: write tools are neither listed nor callable
+            if tool.reads_data and not data:
+                continue  # business data stays on the system unless the user opts in
             if isinstance(tool, Tool):
                 self._specs[tool.name] = tool.spec()
                 self._loaded[tool.name] = tool
@@ -88,7 +92,13 @@ class Registry:
 
     @classmethod
     def default(
-        cls, *, environment: str = "onprem", system: bool = False, writes: bool = False, prebuilt: bool = True
+        cls,
+        *,
+        environment: str = "onprem",
+        system: bool = False,
+        writes: bool = False,
+        data: bool = False,
+        prebuilt: bool = True,
     ) -> Registry:
         """From the prebuilt manifest when it matches the code on disk, else by importing every tool."""
         if prebuilt:
@@ -96,8 +106,8 @@ class Registry:
 
             specs = load_specs()
             if specs is not None:
-                return cls(specs, environment=environment, system=system, writes=writes)
-        return cls(discover(), environment=environment, system=system, writes=writes)
+                return cls(specs, environment=environment, system=system, writes=writes, data=data)
+        return cls(discover(), environment=environment, system=system, writes=writes, data=data)
 
     def __iter__(self) -> Iterator[ToolSpec]:
         return iter(sorted(self._specs.values(), key=lambda t: (t.category, t.name)))
