@@ -215,6 +215,8 @@ class FakeAdt:
         self.checked: list[str] = []
         self.created: list[str] = []
         self.activated: list[str] = []
+        self.transport_bodies: list[str] = []
+        self.released: list[str] = []
         self.queries: list[tuple[str, str, dict[str, list[str]]]] = []  # (endpoint, SQL, query string)
         self.delay = 0.0
         self.bearer_tokens: set[str] = set()  # OAuth access tokens accepted instead of the password
@@ -343,6 +345,22 @@ class FakeAdt:
             return ok(b"")
         if path == "/sap/bc/adt/repository/informationsystem/usageReferences" and h.command == "POST":
             return ok((DATA / "whereused.xml").read_bytes())
+        if path == "/sap/bc/adt/cts/transportrequests" and h.command == "POST":
+            with self._lock:
+                self.transport_bodies.append(body.decode())
+            answer = (DATA / "transport-create.xml").read_text().replace("{TRANSPORT_NUMBER}", "DEVK900125")
+            return send(201, answer, "application/vnd.sap.adt.transportorganizer.v1+xml", extra)
+        if path.startswith("/sap/bc/adt/cts/transportrequests/") and path.endswith("/newreleasejobs"):
+            number = path.split("/")[-2]
+            if number not in ("DEVK900123", "DEVK900124"):
+                return fail(404, "ExceptionResourceNotFound", f"Request {number} does not exist")
+            with self._lock:
+                self.released.append(number)
+            if number == "DEVK900123":  # its task is still open in the recorded tree
+                answer = (DATA / "transport-release-error.xml").read_text().replace("{TASK_NUMBER}", number)
+            else:
+                answer = (DATA / "transport-release.xml").read_text().replace("{TRANSPORT_NUMBER}", number)
+            return ok(answer)
         if path == "/sap/bc/adt/cts/transportrequests":
             tree = (DATA / "transports-tree.xml").read_text()
             return ok(tree.replace("{TRANSPORT_NUMBER}", "DEVK900123").replace("{TASK_NUMBER}", "DEVK900124"))

@@ -53,6 +53,13 @@ class SafetyPolicy:
                 hint="Allow it with SAP_DEVS_ADT_PACKAGES if this is intended.",
             )
 
+    def check_transports(self, action: str) -> None:
+        if not (self.writes and self.transports):
+            raise PolicyError(
+                f"{action} is refused: creating and releasing transport requests is off.",
+                hint="Start the server with --allow-writes and SAP_DEVS_ADT_TRANSPORTS=1 to enable it.",
+            )
+
 
 def is_local(package: str) -> bool:
     """Local packages ($TMP, $...) need no transport request."""

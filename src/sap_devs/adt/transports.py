@@ -1,4 +1,4 @@
-"""Transport requests (read-only here: sap-devs never creates or releases one unless enabled)."""
+"""Transport requests: list and read; create and release only when the user enabled transports."""
 
 from __future__ import annotations
 
@@ -57,3 +57,45 @@ async def read_request(client: AdtClient, number: str) -> dict[str, Any]:
 
         raise AdtError(f"Transport {number} was not found in the answer.", status=404)
     return _request(request)
+
+
+ORGANIZER = "application/vnd.sap.adt.transportorganizer.v1+xml"
+CHKRUN = "{http://www.sap.com/adt/checkrun}"
+
+
+async def create_request(client: AdtClient, description: str, *, target: str | None, owner: str | None) -> str:
+    """A new workbench request (with a task for ``owner``); its number."""
+    from xml.sax.saxutils import quoteattr
+
+    task = f"<tm:task tm:owner={quoteattr(owner)}/>" if owner else ""
+    body = (
+        '<?xml version="1.0" encoding="UTF-8"?>'
+        '<tm:root xmlns:tm="http://www.sap.com/cts/adt/tm" tm:useraction="newrequest">'
+        f'<tm:request tm:desc={quoteattr(description)} tm:type="K" tm:target={quoteattr(target or "LOCAL")} '
+        f'tm:cts_project="">{task}</tm:request></tm:root>'
+    )
+    response = await client.request(
+        "POST", "/sap/bc/adt/cts/transportrequests", accept=ORGANIZER, content_type="text/plain", body=body
+    )
+    request = parse_xml(response.content, source="new transport").find(f"{TM}request")
+    number = request.get(f"{TM}number", "") if request is not None else ""
+    if not number:
+        from sap_devs.adt.errors import AdtError
+
+        raise AdtError("The system did not return the number of the new transport request.")
+    return number
+
+
+async def release(client: AdtClient, number: str) -> tuple[bool, list[str]]:
+    """Releases a request or task: (released, the system's report lines)."""
+    response = await client.request(
+        "POST", f"/sap/bc/adt/cts/transportrequests/{number}/newreleasejobs", accept=ORGANIZER
+    )
+    root = parse_xml(response.content, source=f"release of {number}")
+    reports = list(root.iter(f"{CHKRUN}checkReport"))
+    lines = [r.get(f"{CHKRUN}statusText", "") for r in reports if r.get(f"{CHKRUN}statusText")]
+    lines += [
+        (m.get(f"{CHKRUN}shortText") or "") for m in root.iter(f"{CHKRUN}checkMessage") if m.get(f"{CHKRUN}shortText")
+    ]
+    released = bool(reports) and all(r.get(f"{CHKRUN}status") == "released" for r in reports)
+    return released, lines

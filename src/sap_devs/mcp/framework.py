@@ -209,6 +209,7 @@ class ToolSpec:
     progressive_only: bool = False
     needs_system: bool = False
     reads_data: bool = False
+    manages_transports: bool = False
 
     @property
     def writes(self) -> bool:
@@ -243,6 +244,7 @@ class ToolSpec:
             "progressive_only": self.progressive_only,
             "needs_system": self.needs_system,
             "reads_data": self.reads_data,
+            "manages_transports": self.manages_transports,
             "instruction": self.instruction,
             "example": self.example,
             "input_schema": self.input_schema,
@@ -265,6 +267,7 @@ class ToolSpec:
             progressive_only=bool(data.get("progressive_only")),
             needs_system=bool(data.get("needs_system")),
             reads_data=bool(data.get("reads_data")),
+            manages_transports=bool(data.get("manages_transports")),
             available_in=frozenset(data["available_in"]),
             instruction=data.get("instruction"),
             example=data.get("example") or {},
@@ -296,6 +299,8 @@ class Tool(Generic[InputT, OutputT]):
     """Works on the user's ABAP system: registered only when one is configured (SAP_URL)."""
     reads_data: bool = False
     """Returns business data rows (table preview, SQL): registered only when data access is enabled."""
+    manages_transports: bool = False
+    """Creates or releases transport requests: registered only when writes and transports are enabled."""
 
     @property
     def writes(self) -> bool:
@@ -337,4 +342,5 @@ class Tool(Generic[InputT, OutputT]):
             progressive_only=self.progressive_only,
             needs_system=self.needs_system,
             reads_data=self.reads_data,
+            manages_transports=self.manages_transports,
         )

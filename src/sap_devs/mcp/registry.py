@@ -61,9 +61,11 @@ class Registry:
         system: bool = False,
         writes: bool = False,
         data: bool = False,
+        transports: bool = False,
     ) -> None:
         """``system``: an ABAP system is configured; ``writes``: the user enabled changes to it;
-        ``data``: the user allowed reading table contents and running SELECTs."""
+        ``data``: the user allowed reading table contents and running SELECTs; ``transports``: the
+        user allowed creating and releasing transport requests (on top of writes)."""
         if environment not in ENVIRONMENTS:
             raise RegistryError(
                 f"Unknown SAP system environment {environment!r}.", hint=f"Use one of: {', '.join(ENVIRONMENTS)}."
@@ -84,6 +86,8 @@ class Registry:
                 continue  # read-only by default: write tools are neither listed nor callable
             if tool.reads_data and not data:
                 continue  # business data stays on the system unless the user opts in
+            if tool.manages_transports and not transports:
+                continue  # a released transport cannot be taken back: a separate opt-in
             if isinstance(tool, Tool):
                 self._specs[tool.name] = tool.spec()
                 self._loaded[tool.name] = tool
@@ -98,6 +102,7 @@ class Registry:
         system: bool = False,
         writes: bool = False,
         data: bool = False,
+        transports: bool = False,
         prebuilt: bool = True,
     ) -> Registry:
         """From the prebuilt manifest when it matches the code on disk, else by importing every tool."""
@@ -106,8 +111,10 @@ class Registry:
 
             specs = load_specs()
             if specs is not None:
-                return cls(specs, environment=environment, system=system, writes=writes, data=data)
-        return cls(discover(), environment=environment, system=system, writes=writes, data=data)
+                return cls(
+                    specs, environment=environment, system=system, writes=writes, data=data, transports=transports
+                )
+        return cls(discover(), environment=environment, system=system, writes=writes, data=data, transports=transports)
 
     def __iter__(self) -> Iterator[ToolSpec]:
         return iter(sorted(self._specs.values(), key=lambda t: (t.category, t.name)))

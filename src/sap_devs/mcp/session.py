@@ -28,7 +28,9 @@ def open_session(
     config = configured(system)  # AdtConfigError says what to fix
     policy = SafetyPolicy.from_env(allow_writes=allow_writes)
     env = environment or (config.system_type if config else os.environ.get("SAP_SYSTEM_TYPE", "onprem"))
-    registry = Registry.default(environment=env, system=config is not None, writes=policy.writes, data=policy.data)
+    registry = Registry.default(
+        environment=env, system=config is not None, writes=policy.writes, data=policy.data, transports=policy.transports
+    )
     ctx = ToolContext(
         cwd=cwd or Path(os.getcwd()),
         profile_id=profile,
