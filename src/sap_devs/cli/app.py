@@ -6,7 +6,7 @@ import sys
 
 import typer
 
-from sap_devs.cli import abap_cmd, content_cmd, mcp_cmd, sync_cmd, tools_cmd
+from sap_devs.cli import abap_cmd, content_cmd, inject_cmd, mcp_cmd, sync_cmd, tools_cmd
 
 app = typer.Typer(
     name="sap-devs",
@@ -20,6 +20,7 @@ app.add_typer(tools_cmd.app, name="tools")
 app.add_typer(abap_cmd.app, name="abap")
 app.add_typer(content_cmd.app, name="content")
 app.command("sync")(sync_cmd.sync)
+app.command("inject")(inject_cmd.inject)
 
 
 def _version(value: bool) -> None:

@@ -1,12 +1,13 @@
-"""``sap-devs mcp serve``: the stdio MCP server."""
+"""``sap-devs mcp serve``: the stdio MCP server; ``mcp install / uninstall / status`` wire it into AI clients."""
 
 from __future__ import annotations
 
 import typer
 
+from sap_devs.cli import install_cmd
 from sap_devs.cli.common import ENVIRONMENT_OPTION, PIN_OPTION, PROFILE_OPTION, TOOLS_MODE_OPTION
 
-app = typer.Typer(help="Run sap-devs as an MCP server.", no_args_is_help=True)
+app = typer.Typer(help="Run sap-devs as an MCP server and wire it into AI clients.", no_args_is_help=True)
 
 
 @app.command("serve")
@@ -28,3 +29,8 @@ def serve(
     code = run_server(profile, environment, tools, pin, allow_writes, system)
     if code:
         raise typer.Exit(code)
+
+
+app.command("install")(install_cmd.install)
+app.command("uninstall")(install_cmd.uninstall)
+app.command("status")(install_cmd.status)

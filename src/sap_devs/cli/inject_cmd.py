@@ -1,0 +1,112 @@
+"""``sap-devs inject``: put SAP rules and context into the AI clients' always-on instruction files."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from sap_devs.cli.common import PROFILE_OPTION, fail
+
+VERBOSITIES = ("minimal", "standard", "full")
+SCOPES = ("user", "project")
+
+
+def inject(
+    scope: str = typer.Option("project", "--scope", help="project (files in the project) or user (all projects)."),
+    client: list[str] | None = typer.Option(
+        None,
+        "--client",
+        "-c",
+        help="Client (repeatable): claude-code, codex, vscode (copilot), cursor, windsurf, gemini-cli, continue. "
+        "Default: the clients found on this machine.",
+    ),
+    verbosity: str | None = typer.Option(
+        None, "--verbosity", help="minimal, standard (default) or full (adds a table of known SAP errors)."
+    ),
+    uninstall: bool = typer.Option(
+        False, "--uninstall", help="Remove the sap-devs block (and files sap-devs created)."
+    ),
+    show_status: bool = typer.Option(
+        False, "--status", help="Report present / stale / absent per file; change nothing."
+    ),
+    profile: str | None = PROFILE_OPTION,
+    project: Path | None = typer.Option(None, "--project", help="Project folder for project scope (default: here)."),
+    dry_run: bool = typer.Option(False, "--dry-run", help="Print the changes as a unified diff; change nothing."),
+) -> None:
+    """Write the active profile's SAP constraints and context into each client's instruction file,
+    between <!-- sap-devs:start --> and <!-- sap-devs:end --> (text outside the markers is kept)."""
+    from sap_devs.core.errors import SapDevsError
+    from sap_devs.integrations import clients as table
+    from sap_devs.integrations import inject as engine
+
+    if scope not in SCOPES:
+        raise fail(f"Unknown scope {scope!r}; use one of: {', '.join(SCOPES)}.")
+    if verbosity is not None and verbosity not in VERBOSITIES:
+        raise fail(f"Unknown verbosity {verbosity!r}; use one of: {', '.join(VERBOSITIES)}.")
+    if uninstall and show_status:
+        raise fail("Use either --uninstall or --status, not both.")
+    root = (project or Path(os.getcwd())).expanduser().absolute()
+    home = table.home_dir()
+    try:
+        chosen, _ = table.select(client, home)
+    except SapDevsError as exc:
+        raise fail(str(exc)) from None
+    if not chosen:
+        raise fail(
+            f"No AI client found in {home} or on PATH; name one with --client "
+            f"({', '.join(c.id for c in table.CLIENTS if c.instructions)}).",
+            code=1,
+        )
+    targets, notes = engine.targets(chosen, scope, home, root)  # type: ignore[arg-type]
+    if client:
+        for note in notes:
+            typer.echo(f"{note}, skipped.")
+    if not targets:
+        raise fail(f"None of these clients has a {scope}-scope instruction file.", code=1)
+
+    cache: dict[str | None, list[Any]] = {}
+
+    def load(profile_id: str | None) -> list[Any]:
+        from sap_devs.knowledge.base import KnowledgeBase
+
+        if profile_id not in cache:
+            cache[profile_id] = KnowledgeBase.load(profile_id, cwd=root).packs
+        return cache[profile_id]
+
+    failed = 0
+    for t in targets:
+        label = f"{t.client.name}: {t.path}"
+        try:
+            if show_status:
+                row = engine.status(t, load, verbosity, profile)  # type: ignore[arg-type]
+                failed += row.state in ("mismatched markers", "unreadable")
+                typer.echo(f"{label}: {row.state}" + (f" ({row.detail})" if row.detail else ""))
+            elif uninstall:
+                outcome = engine.uninstall(t, dry_run=dry_run)
+                typer.echo(f"{label}: {outcome.status}")
+                if dry_run and outcome.diff:
+                    typer.echo(outcome.diff, nl=False)
+            else:
+                outcome = engine.inject(t, load, verbosity or "standard", profile, dry_run=dry_run)  # type: ignore[arg-type]
+                typer.echo(f"{label}: {outcome.status}{_pack_note(outcome.block)}")
+                if dry_run and outcome.diff:
+                    typer.echo(outcome.diff, nl=False)
+        except SapDevsError as exc:
+            failed += 1
+            typer.echo(f"sap-devs: {exc}", err=True)
+    if failed:
+        raise typer.Exit(1)
+
+
+def _pack_note(block: Any) -> str:
+    if block is None:
+        return ""
+    note = f" (packs: {', '.join(block.packs)}"
+    if block.dropped:
+        note += f"; left out to fit the client's size budget: {', '.join(block.dropped)}"
+    if block.over_budget:
+        note += "; still over the size budget, try --verbosity minimal"
+    return note + ")"

@@ -1,0 +1,192 @@
+"""``sap-devs mcp install / uninstall / status``: wire an MCP server into the AI clients' config files."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from sap_devs.cli.common import fail
+
+SERVER_ARGUMENT = typer.Argument("sap-devs", help="MCP server id: sap-devs (default) or one from the packs' mcp.yaml.")
+CLIENT_OPTION = typer.Option(
+    None,
+    "--client",
+    "-c",
+    help="Client to configure (repeatable): claude-code, claude-desktop, cursor, vscode, windsurf, gemini-cli, "
+    "codex, continue, zed. Default: the clients found on this machine.",
+)
+SCOPE_OPTION = typer.Option(
+    "user",
+    "--scope",
+    help="user (all projects), project (files in the project, shareable) or local (Claude Code only).",
+)
+PROJECT_OPTION = typer.Option(None, "--project", help="Project folder for project and local scope (default: here).")
+DRY_RUN_OPTION = typer.Option(False, "--dry-run", help="Print the changes as a unified diff; change nothing.")
+SCOPES = ("user", "project", "local")
+
+
+def _project(project: Path | None) -> Path:
+    return (project or Path(os.getcwd())).expanduser().absolute()
+
+
+def _check_scope(scope: str) -> None:
+    if scope not in SCOPES:
+        raise fail(f"Unknown scope {scope!r}; use one of: {', '.join(SCOPES)}.")
+
+
+def _servers(project: Path, server_id: str) -> list[Any]:
+    """The MCP servers the packs declare (mcp.yaml), for the command and the clients each suits."""
+    from sap_devs.core.errors import SapDevsError
+    from sap_devs.knowledge.base import KnowledgeBase
+
+    try:
+        kb = KnowledgeBase.load(None, cwd=project)
+    except SapDevsError:
+        if server_id == "sap-devs":
+            return []  # sap-devs needs nothing from the packs to install itself
+        raise
+    return [server for _, server in kb.items("mcp_servers")]
+
+
+def _check_profile(profile: str | None, project: Path) -> None:
+    if profile in (None, "", "all"):
+        return
+    from sap_devs.knowledge.layer_paths import available_profiles, default_layers
+
+    known = available_profiles(default_layers(project))
+    if profile not in known:
+        raise fail(f"Unknown profile {profile!r}; choose one of: {', '.join(known)}.")
+
+
+def _targets(server_id: str, clients: list[str] | None, scope: str, project: Path, servers: list[Any]) -> list[Any]:
+    from sap_devs.core.errors import SapDevsError
+    from sap_devs.integrations import clients as table
+    from sap_devs.integrations.mcp_install import target
+
+    home = table.home_dir()
+    try:
+        chosen, detected = table.select(clients, home)
+    except SapDevsError as exc:
+        raise fail(str(exc)) from None
+    if not chosen:
+        raise fail(
+            f"No AI client found in {home} or on PATH; name one with --client "
+            f"({', '.join(c.id for c in table.CLIENTS)}).",
+            code=1,
+        )
+    hosts = next((s.hosts for s in servers if s.id == server_id), [])
+    found = []
+    for client in chosen:
+        if hosts and client.id not in hosts:
+            typer.echo(f"{client.name}: skipped, {server_id} is not meant for this client (hosts in mcp.yaml).")
+            continue
+        config = client.mcp_config(scope)  # type: ignore[arg-type]
+        if config is None:
+            if not detected or scope != "local":
+                typer.echo(f"{client.name}: skipped, no {scope}-scope MCP configuration.")
+            continue
+        found.append(target(client, config, home, project, server_id))
+    return found
+
+
+def _report(outcome: Any, *, show_diff: bool) -> None:
+    t = outcome.target
+    line = f"{t.client.name} ({t.scope}): {outcome.status} - {t.path}"
+    if outcome.message:
+        line += f" ({outcome.message})"
+    typer.echo(line)
+    if show_diff and outcome.diff:
+        typer.echo(outcome.diff, nl=False)
+
+
+def install(
+    server: str = SERVER_ARGUMENT,
+    client: list[str] | None = CLIENT_OPTION,
+    scope: str = SCOPE_OPTION,
+    profile: str | None = typer.Option(
+        None, "--profile", "-p", help="Profile for the sap-devs server (adds --profile ID to its arguments)."
+    ),
+    project: Path | None = PROJECT_OPTION,
+    dry_run: bool = DRY_RUN_OPTION,
+) -> None:
+    """Add an MCP server (default: sap-devs) to the AI clients' configuration files."""
+    from sap_devs.core.errors import SapDevsError
+    from sap_devs.integrations import mcp_install
+
+    _check_scope(scope)
+    root = _project(project)
+    _check_profile(profile, root)
+    try:
+        servers = _servers(root, server)
+        spec = mcp_install.server_spec(server, servers, profile)
+    except SapDevsError as exc:
+        raise fail(str(exc)) from None
+    failed = 0
+    for t in _targets(server, client, scope, root, servers):
+        try:
+            _report(mcp_install.install(t, spec, dry_run=dry_run), show_diff=dry_run)
+        except SapDevsError as exc:
+            failed += 1
+            typer.echo(f"sap-devs: {exc}", err=True)
+    if not dry_run and not failed:
+        typer.echo(f"Command: {spec.command} {' '.join(spec.args)}. Restart the clients to pick it up.")
+    if failed:
+        raise typer.Exit(1)
+
+
+def uninstall(
+    server: str = SERVER_ARGUMENT,
+    client: list[str] | None = CLIENT_OPTION,
+    scope: str = SCOPE_OPTION,
+    project: Path | None = PROJECT_OPTION,
+    dry_run: bool = DRY_RUN_OPTION,
+) -> None:
+    """Remove an MCP server entry (default: sap-devs) from the AI clients' configuration files."""
+    from sap_devs.core.errors import SapDevsError
+    from sap_devs.integrations import mcp_install
+
+    _check_scope(scope)
+    root = _project(project)
+    failed = 0
+    for t in _targets(server, client, scope, root, []):
+        try:
+            _report(mcp_install.uninstall(t, server, dry_run=dry_run), show_diff=dry_run)
+        except SapDevsError as exc:
+            failed += 1
+            typer.echo(f"sap-devs: {exc}", err=True)
+    if failed:
+        raise typer.Exit(1)
+
+
+def status(
+    server: str = SERVER_ARGUMENT,
+    client: list[str] | None = typer.Option(None, "--client", "-c", help="Only these clients (default: all)."),
+    project: Path | None = PROJECT_OPTION,
+) -> None:
+    """Show, per client and scope, whether the server is installed and its command still exists."""
+    from sap_devs.core.errors import SapDevsError
+    from sap_devs.integrations import clients as table
+    from sap_devs.integrations import mcp_install
+
+    root = _project(project)
+    home = table.home_dir()
+    try:
+        chosen = table.select(client, home)[0] if client else list(table.CLIENTS)
+    except SapDevsError as exc:
+        raise fail(str(exc)) from None
+    malformed = 0
+    for c in chosen:
+        for config in c.mcp:
+            row = mcp_install.status(mcp_install.target(c, config, home, root, server), server)
+            state = row.state
+            if row.state == "installed" and row.command is not None:
+                state += f", command {'exists' if row.command_exists else 'MISSING'}: {row.command}"
+            elif row.detail:
+                state += f" ({row.detail})"
+            malformed += row.state == "malformed"
+            typer.echo(f"{c.id:<15} {config.scope:<8} {state} - {row.target.path}")
+    if malformed:
+        raise typer.Exit(1)

@@ -1,0 +1,1 @@
+"""AI-client adapters: ``mcp install`` writes MCP server entries, ``inject`` writes instruction files."""

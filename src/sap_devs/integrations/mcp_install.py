@@ -1,0 +1,458 @@
+"""``sap-devs mcp install / uninstall / status``: one MCP server entry in each AI client's config file.
+
+Rules every write follows, whatever the format:
+
+- the existing file is parsed first; if it is malformed we stop and name the file and line, and
+  the file stays byte-for-byte as it was (users fix their own files, we never "repair" them);
+- only the one server entry changes: the text around it (other keys, comments, layout) is kept,
+  and the result is parsed again to prove that nothing else changed;
+- keys a user added to our entry (``env`` with SAP_URL, timeouts ...) survive a re-install;
+- writes are atomic, the previous content is kept in ``<file>.sap-devs.bak``, and installing
+  twice changes nothing the second time.
+"""
+
+from __future__ import annotations
+
+import copy
+import difflib
+import os
+import shutil
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from sap_devs.core.errors import SapDevsError
+from sap_devs.core.fs import atomic_write_text
+from sap_devs.integrations import jsonc, toml_edit, yaml_edit
+from sap_devs.integrations.clients import Client, McpConfig, Scope, Shape, resolve
+
+BACKUP_SUFFIX = ".sap-devs.bak"
+SAP_DEVS = "sap-devs"
+
+
+# --- what to install ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ServerSpec:
+    id: str
+    command: str
+    args: tuple[str, ...]
+    env: dict[str, str] = field(default_factory=dict)
+    type: str = "stdio"
+
+
+def sap_devs_command() -> tuple[str, list[str]]:
+    """The absolute command that starts this sap-devs, plus arguments that must precede ``mcp serve``.
+
+    Clients start servers without the user's shell PATH, so a bare ``sap-devs`` would not be found.
+    """
+    override = os.environ.get("SAP_DEVS_EXECUTABLE")
+    if override:
+        return str(Path(override).expanduser().absolute()), []
+    found = shutil.which(SAP_DEVS)
+    if found:
+        return str(Path(found).resolve()), []
+    argv0 = Path(sys.argv[0])
+    if argv0.name.startswith(SAP_DEVS) and argv0.is_file():
+        return str(argv0.resolve()), []
+    # Started as ``python -m sap_devs`` without a sap-devs script: the same interpreter can do it.
+    return str(Path(sys.executable).absolute()), ["-m", "sap_devs"]
+
+
+def server_spec(server_id: str, servers: list[Any], profile: str | None = None) -> ServerSpec:
+    """The command to install for ``server_id``; ``servers`` are the packs' mcp.yaml entries."""
+    if server_id == SAP_DEVS:
+        command, prefix = sap_devs_command()
+        args = [*prefix, "mcp", "serve", *(["--profile", profile] if profile else [])]
+        return ServerSpec(SAP_DEVS, command, tuple(args))
+    if profile:
+        raise SapDevsError("--profile applies to the sap-devs server only.", hint="Leave it out for other servers.")
+    for server in servers:
+        if server.id == server_id:
+            install = server.install
+            if install.type != "stdio":
+                raise SapDevsError(
+                    f"Server {server_id!r} uses the {install.type} transport; only stdio servers can be installed.",
+                    hint="Add it to your client by hand.",
+                )
+            return ServerSpec(server.id, install.command, tuple(install.args), dict(install.env), install.type)
+    known = ", ".join(sorted({SAP_DEVS, *(s.id for s in servers)}))
+    raise SapDevsError(f"Unknown MCP server {server_id!r}.", hint=f"Choose one of: {known}.")
+
+
+def build_entry(shape: Shape, spec: ServerSpec) -> dict[str, Any]:
+    entry: dict[str, Any] = {}
+    if shape == "continue":
+        entry["name"] = spec.id
+    if shape in ("claude", "vscode", "continue"):
+        entry["type"] = spec.type
+    entry["command"] = spec.command
+    entry["args"] = list(spec.args)
+    if spec.env:
+        entry["env"] = dict(spec.env)
+    return entry
+
+
+def merge_entry(existing: Any, ours: dict[str, Any]) -> dict[str, Any]:
+    """Our keys win; keys the user added to the entry (and extra env variables) are kept."""
+    if not isinstance(existing, dict):
+        return dict(ours)
+    merged = {**existing, **ours}
+    if isinstance(existing.get("env"), dict) and "env" in ours:
+        merged["env"] = {**existing["env"], **ours["env"]}
+    return merged
+
+
+# --- where to install it --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Target:
+    client: Client
+    config: McpConfig
+    path: Path
+    container: tuple[str, ...]
+
+    @property
+    def scope(self) -> Scope:
+        return self.config.scope
+
+
+def project_key(project: Path) -> str:
+    """How Claude Code names a project in ~/.claude.json: its absolute path with forward slashes."""
+    return project.resolve().as_posix()
+
+
+def target(client: Client, config: McpConfig, home: Path, project: Path, server_id: str) -> Target:
+    path = resolve(config.path, home, project, server_id)
+    container = tuple(project_key(project) if k == "{project}" else k for k in config.container)
+    return Target(client, config, path, container)
+
+
+# --- formats --------------------------------------------------------------------------------------
+
+
+class Malformed(Exception):
+    def __init__(self, line: int, detail: str) -> None:
+        super().__init__(detail)
+        self.line = line
+        self.detail = detail
+
+
+class _Format(Protocol):
+    def load(self, text: str) -> Any: ...
+    def get(self, data: Any, container: tuple[str, ...], name: str) -> Any: ...
+    def put(self, text: str, t: Target, name: str, entry: dict[str, Any]) -> tuple[str, bool]: ...
+    def delete(self, text: str, t: Target, name: str) -> tuple[str, bool]: ...
+    def without(self, data: Any, container: tuple[str, ...], name: str) -> Any: ...
+
+
+def _dict_get(data: Any, container: tuple[str, ...], name: str) -> Any:
+    node = data
+    for key in (*container, name):
+        if not isinstance(node, dict):
+            return None
+        node = node.get(key)
+    return node
+
+
+def _dict_without(data: Any, container: tuple[str, ...], name: str) -> Any:
+    """A copy without the entry, and without containers left empty by its removal (they are ours)."""
+    data = copy.deepcopy(data) if data is not None else {}
+    chain = [data]
+    for key in container:
+        node = chain[-1].get(key) if isinstance(chain[-1], dict) else None
+        if not isinstance(node, dict):
+            return data
+        chain.append(node)
+    chain[-1].pop(name, None)
+    for parent, key in zip(reversed(chain[:-1]), reversed(container), strict=True):
+        if parent.get(key) == {}:
+            del parent[key]
+    return data
+
+
+class _Json:
+    def load(self, text: str) -> Any:
+        try:
+            data = jsonc.loads(text)
+        except jsonc.JsoncError as exc:
+            raise Malformed(exc.line, exc.detail) from None
+        if data is not None and not isinstance(data, dict):
+            raise Malformed(1, "the top level must be a JSON object ({ ... })")
+        return data
+
+    def get(self, data: Any, container: tuple[str, ...], name: str) -> Any:
+        return _dict_get(data, container, name)
+
+    def put(self, text: str, t: Target, name: str, entry: dict[str, Any]) -> tuple[str, bool]:
+        return jsonc.set_member(text, list(t.container), name, entry), False
+
+    def delete(self, text: str, t: Target, name: str) -> tuple[str, bool]:
+        return jsonc.remove_member(text, list(t.container), name), False
+
+    def without(self, data: Any, container: tuple[str, ...], name: str) -> Any:
+        return _dict_without(data, container, name)
+
+
+class _Toml:
+    def load(self, text: str) -> Any:
+        try:
+            return toml_edit.loads(text)
+        except toml_edit.TomlError as exc:
+            raise Malformed(exc.line, str(exc)) from None
+
+    def get(self, data: Any, container: tuple[str, ...], name: str) -> Any:
+        return _dict_get(data, container, name)
+
+    def put(self, text: str, t: Target, name: str, entry: dict[str, Any]) -> tuple[str, bool]:
+        return toml_edit.set_table(text, t.container[0], name, entry), False
+
+    def delete(self, text: str, t: Target, name: str) -> tuple[str, bool]:
+        return toml_edit.remove_table(text, t.container[0], name), False
+
+    def without(self, data: Any, container: tuple[str, ...], name: str) -> Any:
+        return _dict_without(data, container, name)
+
+
+class _YamlList:
+    def load(self, text: str) -> Any:
+        try:
+            data = yaml_edit.loads(text)
+        except yaml_edit.YamlError as exc:
+            raise Malformed(exc.line, str(exc)) from None
+        if data is not None and not isinstance(data, dict):
+            raise Malformed(1, "the top level must be a mapping (key: value)")
+        return data
+
+    def get(self, data: Any, container: tuple[str, ...], name: str) -> Any:
+        items = data.get(container[0]) if isinstance(data, dict) else None
+        if not isinstance(items, list):
+            return None
+        return next((i for i in items if isinstance(i, dict) and i.get("name") == name), None)
+
+    def put(self, text: str, t: Target, name: str, entry: dict[str, Any]) -> tuple[str, bool]:
+        header = {k: v.replace("{server}", name) for k, v in t.config.header} or None
+        return yaml_edit.set_entry(text, t.container[0], name, entry, header=header)
+
+    def delete(self, text: str, t: Target, name: str) -> tuple[str, bool]:
+        return yaml_edit.remove_entry(text, t.container[0], name)
+
+    def without(self, data: Any, container: tuple[str, ...], name: str) -> Any:
+        data = copy.deepcopy(data) if isinstance(data, dict) else {}
+        key = container[0]
+        if isinstance(data.get(key), list):
+            data[key] = [i for i in data[key] if not (isinstance(i, dict) and i.get("name") == name)]
+        if data.get(key) in (None, []):
+            data.pop(key, None)
+        return data
+
+
+FORMATS: dict[str, _Format] = {"json": _Json(), "toml": _Toml(), "yaml": _YamlList()}
+
+
+# --- reading and writing --------------------------------------------------------------------------
+
+_BOM = "\ufeff"
+
+
+def read_text(path: Path) -> str | None:
+    """The file's text exactly as stored (line endings kept), or None when it does not exist."""
+    if path.is_dir():
+        raise SapDevsError(f"{path} is a folder, expected a file.", hint="Move it away and try again.")
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise SapDevsError(f"Cannot read {path}: {exc.strerror}.") from None
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        raise SapDevsError(
+            f"{path}:{line}: not UTF-8 text; sap-devs left the file unchanged.", hint="Save it as UTF-8."
+        ) from None
+
+
+def write_with_backup(path: Path, old: str | None, new: str) -> Path | None:
+    """Atomically replace ``path``; the previous content goes to ``<file>.sap-devs.bak`` (same mode)."""
+    backup = _backup(path, old) if old is not None else None
+    try:
+        atomic_write_text(path, new)
+    except OSError as exc:
+        raise SapDevsError(f"Cannot write {path}: {exc.strerror or exc}.") from None
+    return backup
+
+
+def _backup(path: Path, old: str) -> Path:
+    backup = path.with_name(path.name + BACKUP_SUFFIX)
+    try:
+        atomic_write_text(backup, old)
+        os.chmod(backup, path.stat().st_mode & 0o7777)  # the config may hold secrets: no wider access
+    except OSError as exc:
+        raise SapDevsError(f"Cannot write the backup {backup}: {exc.strerror or exc}.") from None
+    return backup
+
+
+def unified_diff(path: Path, old: str | None, new: str | None) -> str:
+    lines = difflib.unified_diff(
+        (old or "").splitlines(keepends=True),
+        (new or "").splitlines(keepends=True),
+        fromfile=str(path) if old is not None else "/dev/null",
+        tofile=str(path) if new is not None else "/dev/null",
+    )
+    return "".join(line if line.endswith("\n") else line + "\n" for line in lines)
+
+
+def _malformed(path: Path, exc: Malformed) -> SapDevsError:
+    where = f"{path}:{exc.line}" if exc.line else str(path)
+    return SapDevsError(
+        f"{where}: malformed file ({exc.detail}); sap-devs left it unchanged.",
+        hint="Fix that line (or move the file away) and run the command again.",
+    )
+
+
+def _load(fmt: _Format, path: Path, text: str) -> Any:
+    try:
+        return fmt.load(text)
+    except Malformed as exc:
+        raise _malformed(path, exc) from None
+
+
+def _split_bom(text: str | None) -> tuple[str, str]:
+    if text and text.startswith(_BOM):
+        return _BOM, text[1:]
+    return "", text or ""
+
+
+# --- operations -----------------------------------------------------------------------------------
+
+
+@dataclass
+class Outcome:
+    target: Target
+    status: str  # installed, updated, already installed, removed, not installed, error, would ...
+    message: str = ""
+    diff: str = ""
+    backup: Path | None = None
+
+
+def _checked(fmt: _Format, t: Target, path: Path, before: Any, new_text: str, name: str, entry: Any) -> None:
+    """Re-parse our result: the entry must be exactly what we meant and everything else unchanged."""
+    try:
+        after = fmt.load(new_text)
+    except Malformed:
+        after = _UNPARSABLE
+    if (
+        after is _UNPARSABLE
+        or fmt.get(after, t.container, name) != entry
+        or (before is not None and fmt.without(after, t.container, name) != fmt.without(before, t.container, name))
+    ):
+        raise SapDevsError(
+            f"{path}: sap-devs could not edit this file safely and left it unchanged.",
+            hint=f"Add or remove the {name!r} entry by hand (see the README).",
+        )
+
+
+_UNPARSABLE = object()
+
+
+def install(t: Target, spec: ServerSpec, *, dry_run: bool = False) -> Outcome:
+    fmt = FORMATS[t.config.format]
+    old = read_text(t.path)
+    bom, text = _split_bom(old)
+    data = _load(fmt, t.path, text)
+    existing = fmt.get(data, t.container, spec.id)
+    desired = merge_entry(existing, build_entry(t.config.shape, spec))
+    if existing == desired and _count(fmt, text, data, t, spec.id) <= 1:
+        return Outcome(t, "already installed")
+    try:
+        new_text, rewritten = fmt.put(text, t, spec.id, desired)
+    except (jsonc.EditError, toml_edit.EditError, yaml_edit.EditError) as exc:
+        raise SapDevsError(f"{t.path}: {exc}; sap-devs left the file unchanged.", hint="Fix it by hand.") from None
+    _checked(fmt, t, t.path, data, new_text, spec.id, desired)
+    new = bom + new_text
+    note = "comments in this file could not be kept (flow-style YAML)" if rewritten else ""
+    diff = unified_diff(t.path, old, new)
+    if dry_run:
+        return Outcome(t, "would install" if existing is None else "would update", note, diff)
+    backup = write_with_backup(t.path, old, new)
+    return Outcome(t, "installed" if existing is None else "updated", note, diff, backup)
+
+
+def _count(fmt: _Format, text: str, data: Any, t: Target, name: str) -> int:
+    """How many entries the file holds for ``name`` (hand-edited JSON may repeat a key, YAML a list item)."""
+    if isinstance(fmt, _YamlList) and isinstance(data, dict) and isinstance(data.get(t.container[0]), list):
+        return sum(1 for i in data[t.container[0]] if isinstance(i, dict) and i.get("name") == name)
+    if isinstance(fmt, _Json):
+        return jsonc.count_members(text, list(t.container), name)
+    return 1  # TOML forbids a table twice
+
+
+def uninstall(t: Target, server_id: str, *, dry_run: bool = False) -> Outcome:
+    fmt = FORMATS[t.config.format]
+    old = read_text(t.path)
+    if old is None:
+        return Outcome(t, "not installed", "no file")
+    bom, text = _split_bom(old)
+    data = _load(fmt, t.path, text)
+    if fmt.get(data, t.container, server_id) is None:
+        return Outcome(t, "not installed")
+    try:
+        new_text, rewritten = fmt.delete(text, t, server_id)
+    except (jsonc.EditError, toml_edit.EditError, yaml_edit.EditError) as exc:
+        raise SapDevsError(f"{t.path}: {exc}; sap-devs left the file unchanged.", hint="Fix it by hand.") from None
+    _checked(fmt, t, t.path, data, new_text, server_id, None)
+    remove_file = bool(t.config.header) and not fmt.without(fmt.load(new_text), t.container, server_id).get(
+        t.container[0]
+    )
+    new = None if remove_file else bom + new_text
+    diff = unified_diff(t.path, old, new)
+    note = "comments in this file could not be kept (flow-style YAML)" if rewritten else ""
+    if dry_run:
+        return Outcome(t, "would remove", note, diff)
+    if new is None:  # a Continue block file that only held this server
+        backup = _backup(t.path, old)
+        t.path.unlink()
+        return Outcome(t, "removed", "file deleted", diff, backup)
+    backup = write_with_backup(t.path, old, new)
+    return Outcome(t, "removed", note, diff, backup)
+
+
+@dataclass
+class StatusRow:
+    target: Target
+    state: str  # installed, not installed, no file, malformed
+    detail: str = ""
+    command: str | None = None
+    command_exists: bool | None = None
+
+
+def command_exists(command: str) -> bool:
+    if os.path.isabs(command):
+        return Path(command).is_file()
+    return shutil.which(command) is not None
+
+
+def status(t: Target, server_id: str) -> StatusRow:
+    fmt = FORMATS[t.config.format]
+    try:
+        old = read_text(t.path)
+    except SapDevsError as exc:
+        return StatusRow(t, "malformed", exc.message)
+    if old is None:
+        return StatusRow(t, "no file")
+    try:
+        data = fmt.load(_split_bom(old)[1])
+    except Malformed as exc:
+        return StatusRow(t, "malformed", f"line {exc.line}: {exc.detail}" if exc.line else exc.detail)
+    entry = fmt.get(data, t.container, server_id)
+    if entry is None:
+        return StatusRow(t, "not installed")
+    command = entry.get("command") if isinstance(entry, dict) else None
+    if not isinstance(command, str):
+        return StatusRow(t, "installed", "entry has no command")
+    return StatusRow(t, "installed", command=command, command_exists=command_exists(command))

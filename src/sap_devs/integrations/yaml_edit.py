@@ -1,0 +1,200 @@
+"""Edits of one entry in a YAML list of named servers (Continue's ``mcpServers``), keeping comments.
+
+PyYAML can only re-dump a whole document, which drops every comment. Its node tree, however,
+records where each node starts and ends in the text, so for the usual block-style list we
+replace, insert or delete only the lines of the one ``- name: <id>`` item. Flow-style lists
+(``[...]``) or a JSON-looking file are rewritten as a whole; the caller learns that comments could
+not be kept there.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import yaml
+
+
+class YamlError(ValueError):
+    def __init__(self, message: str, line: int) -> None:
+        super().__init__(message)
+        self.line = line
+
+
+class EditError(ValueError):
+    """Valid YAML with a shape we cannot edit (e.g. ``mcpServers`` is a mapping, not a list)."""
+
+
+class _IndentedDumper(yaml.SafeDumper):
+    """Indent list items under their key (``key:\\n  - a``), as Continue's documentation does."""
+
+    def increase_indent(self, flow: bool = False, indentless: bool = False) -> None:
+        return super().increase_indent(flow, False)
+
+
+def dump(data: Any) -> str:
+    return yaml.dump(data, Dumper=_IndentedDumper, sort_keys=False, default_flow_style=False, allow_unicode=True)
+
+
+def _error(exc: yaml.YAMLError) -> YamlError:
+    mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+    line = mark.line + 1 if mark is not None else 0
+    problem = getattr(exc, "problem", None) or str(exc)
+    return YamlError(str(problem), line)
+
+
+def loads(text: str) -> Any:
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        raise _error(exc) from None
+
+
+def _compose(text: str) -> yaml.Node | None:
+    try:
+        return yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.YAMLError as exc:
+        raise _error(exc) from None
+
+
+def _newline(text: str) -> str:
+    return "\r\n" if "\r\n" in text else "\n"
+
+
+def _end_of(node: yaml.Node) -> int:
+    """Offset just after the last character of a node's content (block mappings end later otherwise)."""
+    if isinstance(node, yaml.ScalarNode):
+        return node.end_mark.index
+    if isinstance(node, yaml.SequenceNode):
+        ends = [_end_of(item) for item in node.value]
+    elif isinstance(node, yaml.MappingNode):
+        ends = [_end_of(part) for pair in node.value for part in pair]
+    else:
+        ends = []
+    if node.flow_style or not ends:
+        return node.end_mark.index
+    return max(ends)
+
+
+def _item_name(node: yaml.Node) -> Any:
+    if isinstance(node, yaml.MappingNode):
+        for key, value in node.value:
+            if isinstance(key, yaml.ScalarNode) and key.value == "name" and isinstance(value, yaml.ScalarNode):
+                return value.value
+    return None
+
+
+def _item_span(text: str, item: yaml.Node) -> tuple[int, int, int] | None:
+    """(start of the item's line, end after its last line break, column of its dash); None if unusual."""
+    dash = item.start_mark.index - 1
+    while dash >= 0 and text[dash] in " \t":
+        dash -= 1
+    if dash < 0 or text[dash] != "-":
+        return None
+    line_start = text.rfind("\n", 0, dash) + 1
+    if text[line_start:dash].strip(" "):
+        return None  # "- - x" or similar: leave it to the whole-file rewrite
+    end = _end_of(item)
+    if text[end - 1 : end] == "\n":  # block scalars (|, >) end after their line break already
+        return line_start, end, dash - line_start
+    rest = re.compile(r"[^\r\n]*(?:\r?\n|$)").match(text, end)
+    return line_start, rest.end() if rest else end, dash - line_start
+
+
+def _render_item(entry: dict[str, Any], column: int, nl: str) -> str:
+    lines = dump([entry]).splitlines()
+    return "".join(" " * column + line + nl for line in lines)
+
+
+def _ensure_newline(text: str, nl: str) -> str:
+    return text if not text or text.endswith("\n") else text + nl
+
+
+def _find(root: yaml.MappingNode, key: str) -> tuple[yaml.Node, yaml.Node] | None:
+    for k, v in root.value:
+        if isinstance(k, yaml.ScalarNode) and k.value == key:
+            return k, v
+    return None
+
+
+def _rewrite(data: Any, key: str, name: str, entry: dict[str, Any] | None) -> str:
+    data = dict(data or {})
+    items = [i for i in (data.get(key) or []) if not (isinstance(i, dict) and i.get("name") == name)]
+    if entry is not None:
+        old = data.get(key) or []
+        position = next((n for n, i in enumerate(old) if isinstance(i, dict) and i.get("name") == name), len(items))
+        items.insert(min(position, len(items)), entry)
+    data[key] = items
+    return dump(data)
+
+
+def set_entry(
+    text: str, key: str, name: str, entry: dict[str, Any], *, header: dict[str, Any] | None = None
+) -> tuple[str, bool]:
+    """Put ``entry`` into the list ``key`` as the one item named ``name``.
+
+    Returns the new text and whether the whole file had to be rewritten (comments lost).
+    ``header`` holds the top-level keys of a file created from nothing (Continue block files).
+    """
+    nl = _newline(text)
+    root = _compose(text)
+    if root is None:
+        fresh = dump({**(header or {}), key: [entry]})
+        return _ensure_newline(text, nl) + fresh.replace("\n", nl), False
+    if not isinstance(root, yaml.MappingNode):
+        raise EditError("the top level is not a mapping")
+    found = _find(root, key)
+    if found is None:
+        if root.flow_style:
+            return _rewrite(loads(text), key, name, entry), True
+        indent = " " * root.start_mark.column
+        block = "".join(indent + line + nl for line in dump({key: [entry]}).splitlines())
+        return _ensure_newline(text, nl) + block, False
+    _, value = found
+    if isinstance(value, yaml.MappingNode) or (isinstance(value, yaml.ScalarNode) and not value.tag.endswith(":null")):
+        raise EditError(f"'{key}' must be a list of servers (- name: ...), not a {value.id}")
+    if isinstance(value, yaml.SequenceNode) and not value.flow_style and value.value:
+        spans = [_item_span(text, item) for item in value.value]
+        if all(spans):
+            matches = [s for item, s in zip(value.value, spans, strict=True) if _item_name(item) == name]
+            edits: list[tuple[int, int, str]]
+            if matches:
+                start, end, column = matches[0]  # type: ignore[misc]
+                edits = [(start, end, _render_item(entry, column, nl))]
+                edits += [(s, e, "") for s, e, _ in matches[1:]]  # type: ignore[misc]
+            else:
+                _, end, column = spans[-1]  # type: ignore[misc]
+                prefix = "" if text[:end].endswith("\n") else nl
+                edits = [(end, end, prefix + _render_item(entry, column, nl))]
+            for start, end, new in sorted(edits, reverse=True):
+                text = text[:start] + new + text[end:]
+            return text, False
+    return _rewrite(loads(text), key, name, entry), True
+
+
+def remove_entry(text: str, key: str, name: str) -> tuple[str, bool]:
+    """Remove every item named ``name`` from the list ``key`` (unchanged text when there is none);
+    returns the text and whether the whole file had to be rewritten."""
+    root = _compose(text)
+    if not isinstance(root, yaml.MappingNode):
+        return text, False
+    found = _find(root, key)
+    if found is None or not isinstance(found[1], yaml.SequenceNode):
+        return text, False
+    key_node, value = found
+    names = [_item_name(item) for item in value.value]
+    if name not in names:
+        return text, False
+    spans = [_item_span(text, item) for item in value.value]
+    if value.flow_style or not all(spans):
+        return _rewrite(loads(text), key, name, None), True
+    if all(n == name for n in names):
+        # Nothing left: write an explicit empty list rather than a null value.
+        colon = text.index(":", key_node.end_mark.index)
+        last_end = spans[-1][1]  # type: ignore[index]
+        return text[: colon + 1] + " []" + _newline(text) + text[last_end:], False
+    for span, item_name in reversed(list(zip(spans, names, strict=True))):
+        if item_name == name:
+            start, end, _ = span  # type: ignore[misc]
+            text = text[:start] + text[end:]
+    return text, False

@@ -1,0 +1,115 @@
+"""``sap-devs mcp install / uninstall / status`` and ``sap-devs inject`` as real processes."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from sap_devs.integrations import jsonc
+
+
+@pytest.fixture
+def env(tmp_path: Path, home: Path, executable: Path) -> dict[str, str]:
+    empty_path = tmp_path / "empty-path"
+    empty_path.mkdir()
+    result = {k: v for k, v in os.environ.items() if not k.startswith(("SAP_DEVS_", "XDG_"))}
+    result.update(
+        SAP_DEVS_HOME=str(home),
+        SAP_DEVS_EXECUTABLE=str(executable),
+        SAP_DEVS_CONFIG_DIR=str(tmp_path / "config"),
+        SAP_DEVS_CACHE_DIR=str(tmp_path / "cache"),
+        SAP_DEVS_DATA_DIR=str(tmp_path / "data"),
+        PATH=str(empty_path),  # no client executable is "installed"
+    )
+    return result
+
+
+def run(env: dict[str, str], cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "sap_devs", *args],
+        cwd=cwd,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_install_status_uninstall(env: dict[str, str], home: Path, project: Path, executable: Path) -> None:
+    config = home / ".cursor" / "mcp.json"
+    proc = run(env, project, "mcp", "install", "--client", "cursor", "--dry-run")
+    assert proc.returncode == 0, proc.stderr
+    assert "would install" in proc.stdout and "+++ " + str(config) in proc.stdout and not config.exists()
+
+    proc = run(env, project, "mcp", "install", "--client", "cursor", "--profile", "cap-developer")
+    assert proc.returncode == 0, proc.stderr
+    assert "Cursor (user): installed" in proc.stdout
+    entry = json.loads(config.read_text(encoding="utf-8"))["mcpServers"]["sap-devs"]
+    assert entry == {"command": str(executable), "args": ["mcp", "serve", "--profile", "cap-developer"]}
+
+    proc = run(env, project, "mcp", "install", "--client", "cursor", "--profile", "cap-developer")
+    assert "already installed" in proc.stdout
+
+    proc = run(env, project, "mcp", "status", "--client", "cursor")
+    assert proc.returncode == 0, proc.stderr
+    assert f"cursor          user     installed, command exists: {executable}" in proc.stdout
+    assert "project  no file" in proc.stdout
+
+    proc = run(env, project, "mcp", "uninstall", "--client", "cursor")
+    assert proc.returncode == 0 and "removed" in proc.stdout
+    assert jsonc.loads(config.read_text(encoding="utf-8")) == {"mcpServers": {}}
+
+
+def test_project_scope_and_other_servers(env: dict[str, str], project: Path) -> None:
+    proc = run(env, project, "mcp", "install", "ui5-mcp", "-c", "vscode", "-c", "claude-code", "--scope", "project")
+    assert proc.returncode == 0, proc.stderr
+    vscode = jsonc.loads((project / ".vscode" / "mcp.json").read_text(encoding="utf-8"))
+    assert vscode["servers"]["ui5-mcp"] == {"type": "stdio", "command": "npx", "args": ["-y", "@ui5/mcp-server"]}
+    claude = json.loads((project / ".mcp.json").read_text(encoding="utf-8"))
+    assert claude["mcpServers"]["ui5-mcp"]["command"] == "npx"
+
+
+def test_malformed_file_exit_code_and_message(env: dict[str, str], home: Path, project: Path) -> None:
+    config = home / ".gemini" / "settings.json"
+    config.parent.mkdir(parents=True)
+    config.write_text('{\n  "theme": "x",\n  oops\n}\n', encoding="utf-8")
+    proc = run(env, project, "mcp", "install")  # ~/.gemini makes Gemini CLI a detected client
+    assert proc.returncode == 1
+    assert f"{config}:3: malformed file" in proc.stderr and "Traceback" not in proc.stderr
+    assert config.read_text(encoding="utf-8") == '{\n  "theme": "x",\n  oops\n}\n'
+    proc = run(env, project, "mcp", "status", "-c", "gemini-cli")
+    assert proc.returncode == 1 and "malformed (line 3" in proc.stdout
+
+
+def test_nothing_detected_and_bad_options(env: dict[str, str], project: Path) -> None:
+    proc = run(env, project, "mcp", "install")
+    assert proc.returncode == 1 and "No AI client found" in proc.stderr
+    proc = run(env, project, "mcp", "install", "--client", "emacs")
+    assert proc.returncode == 2 and "Unknown client 'emacs'" in proc.stderr
+    proc = run(env, project, "mcp", "install", "--client", "zed", "--scope", "global")
+    assert proc.returncode == 2 and "Unknown scope" in proc.stderr
+    proc = run(env, project, "mcp", "install", "--client", "zed", "--profile", "nope")
+    assert proc.returncode == 2 and "Unknown profile 'nope'" in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+def test_inject_cli(env: dict[str, str], project: Path) -> None:
+    claude_md = project / "CLAUDE.md"
+    claude_md.write_text("# Notes\n", encoding="utf-8")
+    proc = run(env, project, "inject", "--client", "claude-code", "--client", "cursor", "--verbosity", "minimal")
+    assert proc.returncode == 0, proc.stderr
+    assert "added (packs: base" in proc.stdout and "created (packs: base" in proc.stdout
+    proc = run(env, project, "inject", "-c", "claude-code", "-c", "cursor", "--status")
+    assert proc.stdout.count(": present") == 2, proc.stdout
+    proc = run(env, project, "inject", "-c", "claude-code", "-c", "cursor", "--uninstall")
+    assert proc.returncode == 0, proc.stderr
+    assert claude_md.read_text(encoding="utf-8") == "# Notes\n"
+    assert not (project / ".cursor" / "rules" / "sap-devs.mdc").exists()
+    proc = run(env, project, "inject", "-c", "windsurf", "--scope", "user")
+    assert proc.returncode == 1 and "user-scope instruction file" in proc.stderr
