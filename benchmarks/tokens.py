@@ -65,20 +65,22 @@ def synthetic(n: int) -> list[Tool]:
     ]
 
 
-async def measure(registry: Registry, mode: str) -> tuple[int, int, int]:
+async def measure(registry: Registry, mode: str) -> tuple[int, int, int, int]:
     server = build_server(registry, ToolContext(), mode=mode)
+    instructions = tokens(server.instructions or "")
     async with Client(server, mode="legacy") as client:
         listed = (await client.list_tools()).tools
     # compact separators: the SDK writes JSON-RPC messages without spaces
     text = json.dumps(
         [t.model_dump(by_alias=True, mode="json", exclude_none=True) for t in listed], separators=(",", ":")
     )
-    return len(listed), len(text.encode()), tokens(text)
+    return len(listed), len(text.encode()), tokens(text), instructions
 
 
 async def main() -> None:
     print(f"token counting: {METHOD}")
-    print(f"{'registry':38} {'mode':12} {'listed':>6} {'bytes':>8} {'tokens':>7} {'tokens/tool':>11}")
+    print("tokens/tool is tools/list alone; instr. is the server instructions, sent once at initialize")
+    print(f"{'registry':38} {'mode':12} {'listed':>6} {'bytes':>8} {'tokens':>7} {'tokens/tool':>11} {'instr.':>7}")
     for label, registry in (
         ("knowledge tools (no SAP_URL)", Registry(discover())),
         ("+ ABAP read tools (SAP_URL set)", Registry(discover(), system=True)),
@@ -86,8 +88,8 @@ async def main() -> None:
         ("+ 200 synthetic operations", Registry([*discover(), *synthetic(200)], system=True, writes=True)),
     ):
         for mode in ("full", "progressive"):
-            listed, size, count = await measure(registry, mode)
-            print(f"{label:38} {mode:12} {listed:>6} {size:>8} {count:>7} {count / listed:>11.0f}")
+            listed, size, count, instr = await measure(registry, mode)
+            print(f"{label:38} {mode:12} {listed:>6} {size:>8} {count:>7} {count / listed:>11.0f} {instr:>7}")
 
 
 if __name__ == "__main__":

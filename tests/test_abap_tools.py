@@ -361,3 +361,18 @@ async def test_service_binding_and_function_group(adt, tmp_path) -> None:
     assert srvb["services"][0]["service_definition"] == "ZSAPCLI_TEST_SRV"
     fugr = await ok(ctx, "get_function_group", name="ZFG_HELLO_WORLD")
     assert fugr["type"] == "FUGR/F" and "FUNCTION-POOL zfg_hello_world." in fugr["source"]
+
+
+def test_source_shape_is_described_once_not_per_tool() -> None:
+    from sap_devs.mcp.framework import ToolContext
+    from sap_devs.mcp.schema_compact import compact_output
+    from sap_devs.mcp.server import build_server
+
+    registry = Registry(ALL, system=True)
+    instructions = build_server(registry, ToolContext(), mode="full").instructions
+    line = next(x for x in instructions.splitlines() if "total_lines" in x)
+    assert "get_program" in line and "get_table" in line and "start_line = last_line + 1" in line
+    assert compact_output(registry.get("get_program").output_schema) is None
+    assert "local_includes" in compact_output(registry.get("get_class").output_schema)["properties"]
+    knowledge_only = build_server(Registry(ALL), ToolContext(), mode="full").instructions
+    assert "total_lines" not in knowledge_only

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from sap_devs.mcp.framework import ToolSpec
+from sap_devs.mcp.schema_compact import SHARED_SHAPES, shared_shape
 
 PREAMBLE = (
     "sap-devs is the authoritative source of SAP developer knowledge (CAP, ABAP Cloud and RAP, SAP BTP, "
@@ -34,4 +35,10 @@ def build_instructions(tools: Iterable[ToolSpec], *, mode: str = "full", operati
         "List results come as {count, total, results, hint}: read the hint, it says how to refine or widen a "
         "search. Cite the URLs the tools return instead of inventing SAP links.",
     ]
+    sources = [t.name for t in tools if shared_shape(t.output_schema) == "source"]
+    if sources:
+        lines.append(
+            f"{', '.join(sources)} return {{{', '.join(SHARED_SHAPES['source'])}}}; long sources come in "
+            "pages: pass start_line = last_line + 1 while last_line < total_lines."
+        )
     return "\n".join(lines)

@@ -2,9 +2,9 @@
 
 Every tool's schemas travel with every request, so tools/list drops what pydantic adds for humans:
 ``title`` on every node and ``anyOf [X, null]`` with ``default: null`` for optional values (an
-omitted optional is the same as null). Output schemas keep their top level (the envelope's count,
-total, results, hint, or a tool's own fields) with nested shapes reduced to their type; the results
-show the rest. get_tool_schemas and docs/TOOLS.md give the full schemas.
+omitted optional is the same as null). Output schemas keep their top level with nested shapes
+reduced to their type; shapes many tools share (the list envelope, ABAP source) are described once
+in the server instructions and not listed per tool. get_tool_schemas and docs/TOOLS.md give the full schemas.
 """
 
 from __future__ import annotations
@@ -61,8 +61,34 @@ def _shallow(prop: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in prop.items() if k in ("type", "enum")} or {}
 
 
+# Output shapes many tools share; the server instructions describe each once instead of every
+# tool repeating it in tools/list.
+SHARED_SHAPES = {
+    "envelope": ("count", "total", "results", "hint"),
+    "source": (
+        "name",
+        "type",
+        "uri",
+        "package",
+        "description",
+        "version",
+        "source",
+        "first_line",
+        "last_line",
+        "total_lines",
+        "hint",
+    ),
+}
+
+
+def shared_shape(schema: dict[str, Any] | None) -> str | None:
+    fields = set((schema or {}).get("properties", {}))
+    return next((name for name, shape in SHARED_SHAPES.items() if fields == set(shape)), None)
+
+
 def compact_output(schema: dict[str, Any] | None) -> dict[str, Any] | None:
-    if schema is None:
+    """None for a shared shape (described in the instructions)."""
+    if schema is None or shared_shape(schema):
         return None
     full = _node(schema, keep_descriptions=False)
     defs = full.get("$defs", {})
