@@ -113,3 +113,23 @@ def test_inject_cli(env: dict[str, str], project: Path) -> None:
     assert not (project / ".cursor" / "rules" / "sap-devs.mdc").exists()
     proc = run(env, project, "inject", "-c", "windsurf", "--scope", "user")
     assert proc.returncode == 1 and "user-scope instruction file" in proc.stderr
+
+
+def test_install_for_a_named_abap_system(env: dict[str, str], home: Path, project: Path, tmp_path: Path) -> None:
+    systems = tmp_path / "config" / "systems.yaml"
+    systems.parent.mkdir(parents=True, exist_ok=True)
+    systems.write_text(
+        "systems:\n  dev:\n    url: https://dev.example.com:44300\n    user: DEVELOPER\n    password_env: SAP_DEV_PASSWORD\n"
+    )
+    unknown = run(env, project, "mcp", "install", "-c", "cursor", "--system", "prod")
+    assert (
+        unknown.returncode != 0
+        and "No system named 'prod'" in unknown.stderr
+        and "Known systems: dev" in unknown.stderr
+    )
+    assert not (home / ".cursor" / "mcp.json").exists()
+    done = run(env, project, "mcp", "install", "-c", "cursor", "--system", "dev")
+    assert done.returncode == 0, done.stderr
+    entry = jsonc.loads((home / ".cursor" / "mcp.json").read_text())["mcpServers"]["sap-devs"]
+    assert entry["args"][-2:] == ["--system", "dev"]
+    assert "env" not in entry, "no credentials are written into the client's file"

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 from sap_devs.core.errors import SapDevsError
@@ -41,28 +43,11 @@ class AdtConfig:
         """A named system from ``<config dir>/systems.yaml``. Passwords are never stored there: the entry
         names an environment variable (``password_env``) or the password sits in the OS keyring
         (service ``sap-devs``, user ``<name>``) when the optional ``keyring`` package is installed."""
-        import yaml
-
-        from sap_devs.core import paths
-
         env = dict(os.environ) if env is None else env
-        path = paths.config_dir() / "systems.yaml"
-        if not path.is_file():
-            raise AdtConfigError(
-                f"No system named {name!r}: {path} does not exist.",
-                hint="Create it with entries like  dev: {url: https://host:44300, client: '100', user: DEVELOPER, "
-                "password_env: SAP_DEV_PASSWORD}.",
-            )
-        try:
-            data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-        except yaml.YAMLError as exc:
-            mark = getattr(exc, "problem_mark", None)
-            where = f" (line {mark.line + 1})" if mark else ""
-            raise AdtConfigError(f"{path} is not valid YAML{where}.") from None
-        systems = data.get("systems", data) if isinstance(data, dict) else {}
-        entry = systems.get(name) if isinstance(systems, dict) else None
+        path, systems = _named_systems(name)
+        entry = systems.get(name)
         if not isinstance(entry, dict):
-            known = ", ".join(sorted(systems)) if isinstance(systems, dict) else ""
+            known = ", ".join(sorted(systems))
             raise AdtConfigError(f"No system named {name!r} in {path}.", hint=f"Known systems: {known or 'none'}.")
         if "password" in entry:
             raise AdtConfigError(
@@ -127,6 +112,37 @@ class AdtConfig:
             timeout=float(env.get("SAP_TIMEOUT") or 30),
             service_key=key_path or None,
         )
+
+
+def _named_systems(name: str) -> tuple[Path, dict[str, Any]]:
+    """``<config dir>/systems.yaml`` and its entries; errors name the file and what to do."""
+    import yaml
+
+    from sap_devs.core import paths
+
+    path = paths.config_dir() / "systems.yaml"
+    if not path.is_file():
+        raise AdtConfigError(
+            f"No system named {name!r}: {path} does not exist.",
+            hint="Create it with entries like  dev: {url: https://host:44300, client: '100', user: DEVELOPER, "
+            "password_env: SAP_DEV_PASSWORD}.",
+        )
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" (line {mark.line + 1})" if mark else ""
+        raise AdtConfigError(f"{path} is not valid YAML{where}.") from None
+    systems = data.get("systems", data) if isinstance(data, dict) else {}
+    return path, systems if isinstance(systems, dict) else {}
+
+
+def check_system_name(name: str) -> None:
+    """Raises AdtConfigError unless systems.yaml has an entry ``name`` (credentials are not checked)."""
+    path, systems = _named_systems(name)
+    if not isinstance(systems.get(name), dict):
+        known = ", ".join(sorted(systems))
+        raise AdtConfigError(f"No system named {name!r} in {path}.", hint=f"Known systems: {known or 'none'}.")
 
 
 def _keyring_password(name: str) -> str | None:

@@ -109,6 +109,11 @@ def install(
     profile: str | None = typer.Option(
         None, "--profile", "-p", help="Profile for the sap-devs server (adds --profile ID to its arguments)."
     ),
+    system: str | None = typer.Option(
+        None,
+        "--system",
+        help="Named ABAP system from systems.yaml (adds --system NAME; credentials stay out of the client's file).",
+    ),
     project: Path | None = PROJECT_OPTION,
     dry_run: bool = DRY_RUN_OPTION,
 ) -> None:
@@ -120,8 +125,12 @@ def install(
     root = _project(project)
     _check_profile(profile, root)
     try:
+        if system:
+            from sap_devs.adt.config import check_system_name
+
+            check_system_name(system)
         servers = _servers(root, server)
-        spec = mcp_install.server_spec(server, servers, profile)
+        spec = mcp_install.server_spec(server, servers, profile, system)
     except SapDevsError as exc:
         raise fail(str(exc)) from None
     failed = 0

@@ -61,14 +61,19 @@ def sap_devs_command() -> tuple[str, list[str]]:
     return str(Path(sys.executable).absolute()), ["-m", "sap_devs"]
 
 
-def server_spec(server_id: str, servers: list[Any], profile: str | None = None) -> ServerSpec:
+def server_spec(
+    server_id: str, servers: list[Any], profile: str | None = None, system: str | None = None
+) -> ServerSpec:
     """The command to install for ``server_id``; ``servers`` are the packs' mcp.yaml entries."""
     if server_id == SAP_DEVS:
         command, prefix = sap_devs_command()
         args = [*prefix, "mcp", "serve", *(["--profile", profile] if profile else [])]
+        args += ["--system", system] if system else []
         return ServerSpec(SAP_DEVS, command, tuple(args))
-    if profile:
-        raise SapDevsError("--profile applies to the sap-devs server only.", hint="Leave it out for other servers.")
+    if profile or system:
+        raise SapDevsError(
+            "--profile and --system apply to the sap-devs server only.", hint="Leave them out for other servers."
+        )
     for server in servers:
         if server.id == server_id:
             install = server.install
