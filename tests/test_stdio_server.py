@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
+from mcp.shared.exceptions import MCPError
 
 pytestmark = pytest.mark.anyio
 
@@ -113,3 +114,37 @@ def test_bad_mode_or_pin_fails_fast(tmp_path: Path) -> None:
             timeout=60,
         )
         assert proc.returncode == 2 and message in proc.stderr and proc.stdout == ""
+
+
+async def test_abap_tools_over_stdio_with_a_named_system(tmp_path: Path) -> None:
+    """The way a user runs it: systems.yaml names the system, the password comes from the environment."""
+    from tests.fake_adt import FakeAdt
+
+    password = "Stdio-S3cret!"
+    with FakeAdt(password=password).running() as adt:
+        config = tmp_path / "config"
+        config.mkdir()
+        (config / "systems.yaml").write_text(
+            f"systems:\n  dev:\n    url: {adt.url}\n    client: '100'\n    user: DEVELOPER\n"
+            "    password_env: SAP_DEV_PASSWORD\n"
+        )
+        env = server_env(tmp_path)
+        env["SAP_DEV_PASSWORD"] = password
+        for var in ("SAP_URL", "SAP_DEVS_ADT_WRITE", "SAP_DEVS_ADT_DATA", "SAP_SERVICE_KEY"):
+            env.pop(var, None)
+        errlog = tmp_path / "stderr.txt"
+        serve = f'exec "{sys.executable}" -m sap_devs mcp serve --system dev --tools full 2>"{errlog}"'
+        params = StdioServerParameters(command="/bin/sh", args=["-c", serve], env=env, cwd=str(tmp_path))
+        async with Client(params, mode="legacy") as client:
+            names = {t.name for t in (await client.list_tools()).tools}
+            assert {"get_class", "search_objects"} <= names
+            assert "write_source" not in names, "read-only unless --allow-writes"
+            result = await client.call_tool("get_class", {"name": "ZCL_SAMPLE_CLASS"})
+            assert not result.is_error, result.content[0].text
+            assert "CLASS zcl_example DEFINITION" in result.structured_content["source"]
+            missing = await client.call_tool("get_class", {"name": "ZCL_DOES_NOT_EXIST"})
+            assert missing.is_error and password not in missing.content[0].text
+            with pytest.raises(MCPError, match="Unknown tool: 'write_source'"):
+                await client.call_tool("write_source", {"name": "ZTEST_PROGRAM", "kind": "program"})
+        assert not adt.changes(), "nothing was locked or written"
+        assert password not in errlog.read_text()
