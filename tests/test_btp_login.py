@@ -232,3 +232,33 @@ def test_named_system_can_point_at_a_service_key(tmp_path: Path) -> None:
         "cloud",
         str(key),
     )
+
+
+def test_logout_removes_the_stored_token(tmp_path: Path) -> None:
+    key_path = write_key(
+        tmp_path, "https://t.authentication.eu10.hana.ondemand.com", "https://abc.abap.eu10.hana.ondemand.com"
+    )
+    account = btp.load_service_key(key_path).account
+    btp.store_refresh_token(account, "refresh-old")
+    first = CliRunner().invoke(app, ["abap", "logout", "--service-key", str(key_path)])
+    assert first.exit_code == 0 and "removed the refresh token" in first.output
+    assert btp.load_refresh_token(account) is None
+    again = CliRunner().invoke(app, ["abap", "logout", "--service-key", str(key_path)])
+    assert again.exit_code == 0 and "No stored sign-in" in again.output
+
+
+def test_abap_test_reports_the_system_or_the_problem(monkeypatch: pytest.MonkeyPatch) -> None:
+    password = "Ping-S3cret!"
+    with FakeAdt(password=password).running() as adt:
+        for var, value in {"SAP_URL": adt.url, "SAP_CLIENT": "100", "SAP_USER": "DEVELOPER"}.items():
+            monkeypatch.setenv(var, value)
+        monkeypatch.setenv("SAP_PASSWORD", password)
+        ok = CliRunner().invoke(app, ["abap", "test"])
+        assert ok.exit_code == 0, ok.output
+        assert f"Connected to {adt.url} (client 100, onprem)" in ok.output and "Kernel release:" in ok.output
+        monkeypatch.setenv("SAP_PASSWORD", "wrong-password")
+        bad = CliRunner().invoke(app, ["abap", "test"])
+        assert bad.exit_code == 1 and "SAP_USER" in bad.output and "wrong-password" not in bad.output
+    monkeypatch.delenv("SAP_URL")
+    none = CliRunner().invoke(app, ["abap", "test"])
+    assert none.exit_code == 2 and "No SAP system configured" in none.output

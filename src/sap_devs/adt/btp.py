@@ -80,6 +80,24 @@ def store_refresh_token(account: str, token: str) -> str:
         return str(file)
 
 
+def forget_refresh_token(account: str) -> list[str]:
+    """Removes the stored token from the keyring and the file; where it was found."""
+    removed = []
+    try:
+        import keyring
+
+        if keyring.get_password(KEYRING_SERVICE, account):
+            keyring.delete_password(KEYRING_SERVICE, account)
+            removed.append("keyring")
+    except Exception:  # no keyring package or backend: only the file can hold it
+        pass
+    file = _token_file(account)
+    if file.exists():
+        file.unlink()
+        removed.append(str(file))
+    return removed
+
+
 def load_refresh_token(account: str) -> str | None:
     try:
         import keyring

@@ -7,8 +7,6 @@ from pydantic import Field
 from sap_devs.mcp.framework import Tool, ToolContext, ToolInput, ToolOutput
 from sap_devs.mcp.tools.abap._shared import ALL_SYSTEMS
 
-ATOM = "{http://www.w3.org/2005/Atom}"
-
 
 class Input(ToolInput):
     pass
@@ -22,15 +20,10 @@ class Output(ToolOutput):
 
 
 async def handle(params: Input, ctx: ToolContext) -> Output:
-    from sap_devs.core.xml import parse_xml
+    from sap_devs.adt.system import system_facts
 
     client = ctx.adt()
-    response = await client.request("GET", "/sap/bc/adt/system/information", accept="application/atom+xml;type=feed")
-    root = parse_xml(response.content, source="system information")
-    facts = {
-        (entry.findtext(f"{ATOM}id") or "").strip(): (entry.findtext(f"{ATOM}title") or "").strip()
-        for entry in root.iter(f"{ATOM}entry")
-    }
+    facts = await system_facts(client)
     config = client.config
     return Output(url=config.url, client=config.client, system_type=config.system_type, facts=facts)
 
