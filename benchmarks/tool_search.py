@@ -18,7 +18,7 @@ TASKS = json.loads(Path(__file__).with_name("tool_tasks.json").read_text(encodin
 
 
 async def main() -> None:
-    registry = Registry(discover(), system=True, writes=True)
+    registry = Registry(discover(), system=True, writes=True, data=True, transports=True)
     ctx = ToolContext(registry=registry)
     search = next(t for t in discover() if t.name == "search_tools")
     top1 = top3 = 0
