@@ -120,3 +120,25 @@ def test_tips_parse_title_tags_and_body() -> None:
         ("First tip", ["cap", "nodejs"], "Use cds watch.", "cap"),
         ("Second", [], "No tags here.", "cap"),
     ]
+
+
+def test_parsed_snapshot_of_the_bundled_packs_is_current() -> None:
+    from sap_devs.knowledge.parsed_yaml import SNAPSHOT_PATH, render_snapshot
+
+    assert SNAPSHOT_PATH.read_text(encoding="utf-8") == render_snapshot(), "run `sap-devs content snapshot`"
+
+
+def test_snapshot_is_used_only_for_unchanged_bundled_files(tmp_path) -> None:
+    import yaml
+
+    from sap_devs.core import paths
+    from sap_devs.knowledge.parsed_yaml import lookup
+
+    bundled = paths.bundled_root() / "packs" / "cap" / "known_errors.yaml"
+    raw = bundled.read_bytes()
+    found, data = lookup(bundled, raw)
+    assert found and data == yaml.safe_load(raw)
+    assert lookup(bundled, raw + b"\n# edited\n") == (False, None), "changed bytes are parsed, not looked up"
+    copy = tmp_path / "known_errors.yaml"
+    copy.write_bytes(raw)
+    assert lookup(copy, raw) == (False, None), "a user's pack is never answered from the snapshot"

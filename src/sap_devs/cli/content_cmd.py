@@ -28,3 +28,13 @@ def validate(
     typer.echo(summary)
     if report.errors:
         raise typer.Exit(1)
+
+
+@app.command("snapshot", hidden=True)
+def snapshot() -> None:
+    """Rewrite the parsed copy of the bundled packs (for sap-devs developers after editing them)."""
+    from sap_devs.core.fs import atomic_write_text
+    from sap_devs.knowledge.parsed_yaml import SNAPSHOT_PATH, render_snapshot
+
+    atomic_write_text(SNAPSHOT_PATH, render_snapshot())
+    typer.echo(f"Wrote {SNAPSHOT_PATH}.")

@@ -11,18 +11,25 @@ from pydantic import BaseModel, ValidationError
 from sap_devs.core.errors import ContentError
 
 M = TypeVar("M", bound=BaseModel)
-_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 def read_yaml(path: Path) -> Any:
+    from sap_devs.knowledge.parsed_yaml import lookup
+
     try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise ContentError(str(path), f"not UTF-8 text ({exc.reason})") from None
+        raw = path.read_bytes()
     except OSError as exc:
         raise ContentError(str(path), f"cannot be read: {exc.strerror}") from None
+    found, data = lookup(path, raw)
+    if found:
+        return data
     try:
-        return yaml.load(text, Loader=_Loader)
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ContentError(str(path), f"not UTF-8 text ({exc.reason})") from None
+    try:
+        return yaml.load(text, Loader=LOADER)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark else ""
@@ -54,7 +61,7 @@ def validate_mapping(model: type[M], data: Any, path: Path) -> M:
 def _item_lines(path: Path) -> list[int]:
     """1-based start line of each top-level list item, for error messages (parsed only on failure)."""
     try:
-        node = yaml.compose(path.read_text(encoding="utf-8"), Loader=_Loader)
+        node = yaml.compose(path.read_text(encoding="utf-8"), Loader=LOADER)
     except (OSError, yaml.YAMLError):
         return []
     if not isinstance(node, yaml.SequenceNode):
