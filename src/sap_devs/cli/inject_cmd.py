@@ -36,8 +36,10 @@ def inject(
     project: Path | None = typer.Option(None, "--project", help="Project folder for project scope (default: here)."),
     dry_run: bool = typer.Option(False, "--dry-run", help="Print the changes as a unified diff; change nothing."),
 ) -> None:
-    """Write the active profile's SAP constraints and context into each client's instruction file,
-    between <!-- sap-devs:start --> and <!-- sap-devs:end --> (text outside the markers is kept)."""
+    """Write the active profile's SAP rules and context into each AI client's instruction file.
+
+    The block sits between <!-- sap-devs:start --> and <!-- sap-devs:end -->; text outside the
+    markers is kept."""
     from sap_devs.core.errors import SapDevsError
     from sap_devs.integrations import clients as table
     from sap_devs.integrations import inject as engine
