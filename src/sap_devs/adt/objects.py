@@ -120,13 +120,20 @@ def parse_info(xml: bytes, uri: str) -> ObjectInfo:
     )
 
 
-async def read_info(client: AdtClient, kind: str, name: str, *, group: str | None = None) -> ObjectInfo:
+async def read_metadata(
+    client: AdtClient, kind: str, name: str, *, group: str | None = None
+) -> tuple[ObjectInfo, bytes]:
+    """The object's parsed header and the whole metadata document (for kind-specific parts)."""
     uri = object_uri(kind, name, group=group)
     accept = (
         KINDS[kind].accept if kind in KINDS else "application/vnd.sap.adt.functions.fmodules.v3+xml, application/xml"
     )
     response = await client.request("GET", uri, accept=accept)
-    return parse_info(response.content, uri)
+    return parse_info(response.content, uri), response.content
+
+
+async def read_info(client: AdtClient, kind: str, name: str, *, group: str | None = None) -> ObjectInfo:
+    return (await read_metadata(client, kind, name, group=group))[0]
 
 
 async def read_source(

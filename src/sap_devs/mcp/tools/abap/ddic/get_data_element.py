@@ -22,14 +22,17 @@ class Output(ToolOutput):
 
 
 async def handle(params: Input, ctx: ToolContext) -> Output:
-    from sap_devs.adt.objects import KINDS, definition_properties, object_uri, parse_info
+    from sap_devs.adt.objects import definition_properties, read_metadata
 
-    uri = object_uri("data_element", params.name)
-    response = await ctx.adt().request("GET", uri, accept=KINDS["data_element"].accept)
-    info = parse_info(response.content, uri)
-    props, _ = definition_properties(response.content)
+    info, body = await read_metadata(ctx.adt(), "data_element", params.name)
+    props, _ = definition_properties(body)
     return Output(
-        name=info.name, type=info.type, uri=uri, package=info.package, description=info.description, properties=props
+        name=info.name,
+        type=info.type,
+        uri=info.uri,
+        package=info.package,
+        description=info.description,
+        properties=props,
     )
 
 

@@ -25,16 +25,14 @@ class Output(ToolOutput):
 
 
 async def handle(params: Input, ctx: ToolContext) -> Output:
-    from sap_devs.adt.objects import KINDS, definition_properties, object_uri, parse_info
+    from sap_devs.adt.objects import definition_properties, read_metadata
 
-    uri = object_uri("domain", params.name)
-    response = await ctx.adt().request("GET", uri, accept=KINDS["domain"].accept)
-    info = parse_info(response.content, uri)
-    props, fixed = definition_properties(response.content)
+    info, body = await read_metadata(ctx.adt(), "domain", params.name)
+    props, fixed = definition_properties(body)
     return Output(
         name=info.name,
         type=info.type,
-        uri=uri,
+        uri=info.uri,
         package=info.package,
         description=info.description,
         properties=props,

@@ -34,13 +34,11 @@ class Output(ToolOutput):
 
 
 async def handle(params: Input, ctx: ToolContext) -> Output:
-    from sap_devs.adt.objects import KINDS, object_uri, parse_info
+    from sap_devs.adt.objects import read_metadata
     from sap_devs.core.xml import parse_xml
 
-    uri = object_uri("service_binding", params.name)
-    response = await ctx.adt().request("GET", uri, accept=KINDS["service_binding"].accept)
-    info = parse_info(response.content, uri)
-    root = parse_xml(response.content, source="service binding")
+    info, body = await read_metadata(ctx.adt(), "service_binding", params.name)
+    root = parse_xml(body, source="service binding")
     binding = root.find(f"{SRVB}binding")
     services = []
     for svc in root.iter(f"{SRVB}services"):
@@ -57,7 +55,7 @@ async def handle(params: Input, ctx: ToolContext) -> Output:
     published = root.get(f"{SRVB}published")
     return Output(
         name=info.name,
-        uri=uri,
+        uri=info.uri,
         package=info.package,
         description=info.description,
         binding_type=binding.get(f"{SRVB}type") if binding is not None else None,
