@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
@@ -225,53 +225,17 @@ class ToolSpec:
         return "any" in self.available_in or environment in self.available_in
 
     def to_json(self) -> dict[str, Any]:
-        a = self.annotations
-        return {
-            "name": self.name,
-            "title": self.title,
-            "description": self.description,
-            "category": self.category,
-            "module": self.module,
-            "available_in": sorted(self.available_in),
-            "annotations": {
-                "read_only": a.read_only,
-                "destructive": a.destructive,
-                "idempotent": a.idempotent,
-                "open_world": a.open_world,
-            },
-            "action": self.action,
-            "risk": self.risk,
-            "progressive_only": self.progressive_only,
-            "needs_system": self.needs_system,
-            "reads_data": self.reads_data,
-            "manages_transports": self.manages_transports,
-            "instruction": self.instruction,
-            "example": self.example,
-            "input_schema": self.input_schema,
-            "output_schema": self.output_schema,
-        }
+        data = {f.name: getattr(self, f.name) for f in fields(self)}
+        data["annotations"] = asdict(self.annotations)
+        data["available_in"] = sorted(self.available_in)
+        return data
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> ToolSpec:
-        return cls(
-            name=data["name"],
-            title=data["title"],
-            description=data["description"],
-            category=data["category"],
-            module=data["module"],
-            input_schema=data["input_schema"],
-            output_schema=data["output_schema"],
-            annotations=Annotations(**data["annotations"]),
-            action=data["action"],
-            risk=data["risk"],
-            progressive_only=bool(data.get("progressive_only")),
-            needs_system=bool(data.get("needs_system")),
-            reads_data=bool(data.get("reads_data")),
-            manages_transports=bool(data.get("manages_transports")),
-            available_in=frozenset(data["available_in"]),
-            instruction=data.get("instruction"),
-            example=data.get("example") or {},
-        )
+        known = {f.name: data[f.name] for f in fields(cls) if f.name in data}
+        known["annotations"] = Annotations(**data["annotations"])
+        known["available_in"] = frozenset(data["available_in"])
+        return cls(**known)
 
 
 @dataclass(frozen=True)
@@ -325,22 +289,5 @@ class Tool(Generic[InputT, OutputT]):
         return self.output.model_json_schema() if self.output is not None else None
 
     def spec(self) -> ToolSpec:
-        return ToolSpec(
-            name=self.name,
-            title=self.title,
-            description=self.description,
-            category=self.category,
-            module=self.handler.__module__,
-            input_schema=self.input_schema,
-            output_schema=self.output_schema,
-            annotations=self.annotations,
-            action=self.action,
-            risk=self.effective_risk,
-            available_in=self.available_in,
-            instruction=self.instruction,
-            example=self.example,
-            progressive_only=self.progressive_only,
-            needs_system=self.needs_system,
-            reads_data=self.reads_data,
-            manages_transports=self.manages_transports,
-        )
+        shared = {f.name: getattr(self, f.name) for f in fields(ToolSpec) if f.name not in ("module", "risk")}
+        return ToolSpec(**shared, module=self.handler.__module__, risk=self.effective_risk)
