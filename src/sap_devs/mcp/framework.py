@@ -185,8 +185,24 @@ class ToolContext:
 Handler = Callable[[Any, ToolContext], Awaitable[BaseModel]]
 
 
+class _Gates:
+    """Where a tool (or its spec) may be registered; both carry the fields these read."""
+
+    needs_system: bool
+    annotations: Annotations
+    available_in: frozenset[str]
+
+    @property
+    def writes(self) -> bool:
+        """Changes an ABAP system: registered only when writes are enabled."""
+        return self.needs_system and not self.annotations.read_only
+
+    def available(self, environment: str) -> bool:
+        return "any" in self.available_in or environment in self.available_in
+
+
 @dataclass(frozen=True)
-class ToolSpec:
+class ToolSpec(_Gates):
     """Everything about a tool except its code: enough to list it, document it and find its module.
 
     The server lists tools from specs stored in a prebuilt manifest and imports a tool's module
@@ -212,17 +228,10 @@ class ToolSpec:
     manages_transports: bool = False
 
     @property
-    def writes(self) -> bool:
-        return self.needs_system and not self.annotations.read_only
-
-    @property
     def summary(self) -> str:
         """The description's first sentence."""
         first = self.description.split(". ", 1)[0].rstrip(".")
         return first + "."
-
-    def available(self, environment: str) -> bool:
-        return "any" in self.available_in or environment in self.available_in
 
     def to_json(self) -> dict[str, Any]:
         data = {f.name: getattr(self, f.name) for f in fields(self)}
@@ -239,7 +248,7 @@ class ToolSpec:
 
 
 @dataclass(frozen=True)
-class Tool(Generic[InputT, OutputT]):
+class Tool(_Gates, Generic[InputT, OutputT]):
     name: str
     title: str
     description: str
@@ -267,18 +276,10 @@ class Tool(Generic[InputT, OutputT]):
     """Creates or releases transport requests: registered only when writes and transports are enabled."""
 
     @property
-    def writes(self) -> bool:
-        """Changes an ABAP system: registered only when writes are enabled."""
-        return self.needs_system and not self.annotations.read_only
-
-    @property
     def effective_risk(self) -> Risk:
         if self.risk is not None:
             return self.risk
         return "low" if self.annotations.read_only else "high"
-
-    def available(self, environment: str) -> bool:
-        return "any" in self.available_in or environment in self.available_in
 
     @cached_property
     def input_schema(self) -> dict[str, Any]:
