@@ -21,6 +21,8 @@ from pathlib import Path
 from urllib.parse import parse_qs, unquote, urlsplit
 from xml.sax.saxutils import escape
 
+from tests.loopback import serve
+
 DATA = Path(__file__).parent / "data" / "adt"
 EXC = (
     '<?xml version="1.0" encoding="utf-8"?><exc:exception xmlns:exc="http://www.sap.com/abapxml/types/'
@@ -507,23 +509,6 @@ class FakeAdt:
 
     @contextmanager
     def running(self) -> Iterator[FakeAdt]:
-        owner = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_GET(self) -> None:
-                owner.handle(self)
-
-            do_POST = do_PUT = do_DELETE = do_HEAD = do_GET
-
-            def log_message(self, *args: object) -> None:
-                pass
-
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._server.daemon_threads = True
-        thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-        thread.start()
-        try:
+        with serve(self.handle) as server:
+            self._server = server
             yield self
-        finally:
-            self._server.shutdown()
-            self._server.server_close()

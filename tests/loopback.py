@@ -28,6 +28,29 @@ class Recorded:
     body: bytes
 
 
+@contextmanager
+def serve(answer: Callable[[BaseHTTPRequestHandler], None]) -> Iterator[ThreadingHTTPServer]:
+    """A threaded HTTP server on a free 127.0.0.1 port; every request method goes to ``answer``."""
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            answer(self)
+
+        do_POST = do_PUT = do_DELETE = do_HEAD = do_GET
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
+    try:
+        yield server
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
 class Loopback:
     def __init__(self) -> None:
         self.routes: dict[str, list[Route]] = {}
@@ -72,27 +95,6 @@ class Loopback:
 
     @contextmanager
     def running(self) -> Iterator[Loopback]:
-        owner = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_GET(self) -> None:
-                owner._answer(self)
-
-            def do_POST(self) -> None:
-                owner._answer(self)
-
-            def do_HEAD(self) -> None:
-                owner._answer(self)
-
-            def log_message(self, *args: object) -> None:
-                pass
-
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._server.daemon_threads = True
-        thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-        thread.start()
-        try:
+        with serve(self._answer) as server:
+            self._server = server
             yield self
-        finally:
-            self._server.shutdown()
-            self._server.server_close()
