@@ -106,15 +106,14 @@ class Registry:
         prebuilt: bool = True,
     ) -> Registry:
         """From the prebuilt manifest when it matches the code on disk, else by importing every tool."""
+        specs: list[Tool] | list[ToolSpec] | None = None
         if prebuilt:
             from sap_devs.mcp.manifest import load_specs
 
             specs = load_specs()
-            if specs is not None:
-                return cls(
-                    specs, environment=environment, system=system, writes=writes, data=data, transports=transports
-                )
-        return cls(discover(), environment=environment, system=system, writes=writes, data=data, transports=transports)
+        if specs is None:
+            specs = discover()
+        return cls(specs, environment=environment, system=system, writes=writes, data=data, transports=transports)
 
     def __iter__(self) -> Iterator[ToolSpec]:
         return iter(sorted(self._specs.values(), key=lambda t: (t.category, t.name)))
