@@ -18,11 +18,13 @@ from sap_devs.mcp.framework import (
     ToolInput,
     limit_field,
 )
+from sap_devs.mcp.tools._bounds import QUERY_MAX
 
 
 class Input(ToolInput):
     query: str = Field(
         min_length=1,
+        max_length=QUERY_MAX,
         description="What to find, e.g. 'SAP HANA Cloud', 'destination', 'event mesh', 'CAP full-stack'.",
     )
     type: Literal["missions", "services"] = Field(

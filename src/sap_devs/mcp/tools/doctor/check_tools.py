@@ -16,13 +16,17 @@ from sap_devs.mcp.framework import (
     limit_field,
     pack_field,
 )
+from sap_devs.mcp.tools._bounds import ID_MAX, Id
 
 
 class Input(ToolInput):
     tool: str | None = Field(
-        None, min_length=1, description="Check only this tool id, e.g. 'node', 'cds-dk', 'cf-cli', 'mbt'."
+        None,
+        min_length=1,
+        max_length=ID_MAX,
+        description="Check only this tool id, e.g. 'node', 'cds-dk', 'cf-cli', 'mbt'.",
     )
-    pack: str | None = pack_field("check the tools of")
+    pack: Id | None = pack_field("check the tools of")
     limit: int = limit_field(LIST_LIMIT, "tool checks")
 
 

@@ -7,10 +7,11 @@ from pydantic import Field
 from sap_devs.knowledge.render import render_packs
 from sap_devs.knowledge.verbosity import Verbosity
 from sap_devs.mcp.framework import Tool, ToolContext, ToolInput, ToolOutput, pack_field
+from sap_devs.mcp.tools._bounds import Id
 
 
 class Input(ToolInput):
-    pack: str | None = pack_field("get context for")
+    pack: Id | None = pack_field("get context for")
     verbosity: Verbosity = Field(
         "standard",
         description="minimal = key concepts; standard = + best practices and examples; full = + anti-patterns, reference.",

@@ -6,15 +6,16 @@ from pydantic import BaseModel, Field
 
 from sap_devs.knowledge.queries import find_known_errors
 from sap_devs.mcp.framework import SEARCH_LIMIT, Envelope, Tool, ToolContext, ToolInput, limit_field, pack_field
+from sap_devs.mcp.tools._bounds import ERROR_MESSAGE_MAX, Id
 
 
 class Input(ToolInput):
     query: str = Field(
         min_length=1,
-        max_length=4000,
+        max_length=ERROR_MESSAGE_MAX,
         description="The error message as seen (paste it whole) or its key phrase, e.g. 'SQL error 258'.",
     )
-    pack: str | None = pack_field("search in")
+    pack: Id | None = pack_field("search in")
     limit: int = limit_field(SEARCH_LIMIT, "known errors")
 
 

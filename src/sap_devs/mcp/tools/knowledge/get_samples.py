@@ -6,15 +6,17 @@ from pydantic import BaseModel, Field
 
 from sap_devs.knowledge.queries import find_samples
 from sap_devs.mcp.framework import LIST_LIMIT, Envelope, Tool, ToolContext, ToolInput, limit_field, pack_field
+from sap_devs.mcp.tools._bounds import QUERY_MAX, Id
 
 
 class Input(ToolInput):
     query: str | None = Field(
         None,
         min_length=1,
+        max_length=QUERY_MAX,
         description="Optional words to rank samples by, e.g. 'multitenant', 'RAP flight', 'CAP Java'.",
     )
-    pack: str | None = pack_field("list samples of")
+    pack: Id | None = pack_field("list samples of")
     limit: int = limit_field(LIST_LIMIT, "samples")
 
 

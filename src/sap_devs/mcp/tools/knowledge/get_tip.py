@@ -6,12 +6,14 @@ from pydantic import Field
 
 from sap_devs.knowledge.tip_select import pick_tip, tip_tags
 from sap_devs.mcp.framework import READ_ONLY_RANDOM, Tool, ToolContext, ToolError, ToolInput, ToolOutput
+from sap_devs.mcp.tools._bounds import TOPIC_MAX
 
 
 class Input(ToolInput):
     topic: str | None = Field(
         None,
         min_length=1,
+        max_length=TOPIC_MAX,
         description="A tag (cap, rap, btp, cf, security ...) or any word; omit for the profile's tags.",
     )
 

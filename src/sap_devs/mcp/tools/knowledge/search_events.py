@@ -11,13 +11,19 @@ from sap_devs.knowledge.events import arrange, count_past
 from sap_devs.knowledge.models import EventScope
 from sap_devs.knowledge.queries import filter_events
 from sap_devs.mcp.framework import SEARCH_LIMIT, Envelope, Tool, ToolContext, ToolInput, limit_field
+from sap_devs.mcp.tools._bounds import ID_MAX, QUERY_MAX
 
 
 class Input(ToolInput):
     query: str | None = Field(
-        None, min_length=1, description="Words to match in title, type, location or tags, e.g. 'TechEd', 'India'."
+        None,
+        min_length=1,
+        max_length=QUERY_MAX,
+        description="Words to match in title, type, location or tags, e.g. 'TechEd', 'India'.",
     )
-    type: str | None = Field(None, min_length=1, description="Event type id, e.g. 'teched', 'codejam', 'devtoberfest'.")
+    type: str | None = Field(
+        None, min_length=1, max_length=ID_MAX, description="Event type id, e.g. 'teched', 'codejam', 'devtoberfest'."
+    )
     scope: EventScope | None = Field(None, description="Only events of this reach.")
     include_past: bool = Field(False, description="Also return events that have ended (after the upcoming ones).")
     limit: int = limit_field(SEARCH_LIMIT, "events")

@@ -7,14 +7,16 @@ from pydantic import BaseModel, Field
 from sap_devs.knowledge.models import ResourceType
 from sap_devs.knowledge.queries import find_resources
 from sap_devs.mcp.framework import SEARCH_LIMIT, Envelope, Tool, ToolContext, ToolInput, limit_field, pack_field
+from sap_devs.mcp.tools._bounds import QUERY_MAX, Id
 
 
 class Input(ToolInput):
     query: str = Field(
         min_length=1,
+        max_length=QUERY_MAX,
         description="What to look for, e.g. 'deploy CAP to Cloud Foundry', 'xsuaa role collections'.",
     )
-    pack: str | None = pack_field("search in")
+    pack: Id | None = pack_field("search in")
     type: ResourceType | None = Field(None, description="Only resources of this type.")
     limit: int = limit_field(SEARCH_LIMIT, "resources")
 

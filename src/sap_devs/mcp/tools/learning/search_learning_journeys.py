@@ -8,11 +8,14 @@ from pydantic import BaseModel, Field
 
 from sap_devs.knowledge import learning
 from sap_devs.mcp.framework import SEARCH_LIMIT, Envelope, Tool, ToolContext, ToolInput, limit_field
+from sap_devs.mcp.tools._bounds import QUERY_MAX
 
 
 class Input(ToolInput):
     query: str = Field(
-        min_length=1, description="Topic or role, e.g. 'ABAP Cloud', 'SAP BTP administrator', 'SAP Build Apps'."
+        min_length=1,
+        max_length=QUERY_MAX,
+        description="Topic or role, e.g. 'ABAP Cloud', 'SAP BTP administrator', 'SAP Build Apps'.",
     )
     level: Literal["beginner", "intermediate", "advanced"] | None = Field(None, description="Only this level.")
     limit: int = limit_field(SEARCH_LIMIT, "learning journeys")

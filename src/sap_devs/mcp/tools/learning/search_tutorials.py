@@ -8,11 +8,13 @@ from pydantic import BaseModel, Field
 
 from sap_devs.knowledge import tutorials
 from sap_devs.mcp.framework import SEARCH_LIMIT, Envelope, Tool, ToolContext, ToolInput, limit_field
+from sap_devs.mcp.tools._bounds import QUERY_MAX
 
 
 class Input(ToolInput):
     query: str = Field(
         min_length=1,
+        max_length=QUERY_MAX,
         description="What to learn or do, e.g. 'deploy CAP to Cloud Foundry', 'RAP draft'.",
     )
     level: Literal["beginner", "intermediate", "advanced"] | None = Field(None, description="Only this level.")

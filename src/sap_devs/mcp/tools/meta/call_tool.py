@@ -7,13 +7,18 @@ from typing import Any
 from pydantic import Field
 
 from sap_devs.mcp.framework import Annotations, Tool, ToolContext, ToolInput
+from sap_devs.mcp.tools._bounds import ARGUMENTS_MAX, ID_MAX
 from sap_devs.mcp.tools.meta._common import catalogue, unknown_tool
 
 
 class Input(ToolInput):
-    name: str = Field(min_length=1, description="Operation name from search_tools, e.g. 'search_tutorials'.")
+    name: str = Field(
+        min_length=1, max_length=ID_MAX, description="Operation name from search_tools, e.g. 'search_tutorials'."
+    )
     arguments: dict[str, Any] = Field(
-        default_factory=dict, description="Arguments matching the operation's input schema (see get_tool_schemas)."
+        default_factory=dict,
+        max_length=ARGUMENTS_MAX,
+        description="Arguments matching the operation's input schema (see get_tool_schemas).",
     )
 
 

@@ -7,11 +7,12 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from sap_devs.mcp.framework import Tool, ToolContext, ToolInput, ToolOutput
+from sap_devs.mcp.tools._bounds import Id
 from sap_devs.mcp.tools.meta._common import catalogue, unknown_tool
 
 
 class Input(ToolInput):
-    names: list[str] = Field(
+    names: list[Id] = Field(
         min_length=1, max_length=20, description="Operation names from search_tools, e.g. ['search_tutorials']."
     )
 

@@ -18,6 +18,7 @@ from sap_devs.mcp.framework import (
     ToolSpec,
     limit_field,
 )
+from sap_devs.mcp.tools._bounds import ID_MAX, QUERY_MAX
 from sap_devs.mcp.tools.meta._common import catalogue
 from sap_devs.search import Field as SearchField
 from sap_devs.search import index_for
@@ -27,9 +28,12 @@ class Input(ToolInput):
     query: str | None = Field(
         None,
         min_length=1,
+        max_length=QUERY_MAX,
         description="The task in words, e.g. 'find a tutorial', 'explain an error message'.",
     )
-    category: str | None = Field(None, min_length=1, description="e.g. knowledge, learning, doctor, abap.")
+    category: str | None = Field(
+        None, min_length=1, max_length=ID_MAX, description="e.g. knowledge, learning, doctor, abap."
+    )
     action: Action | None = Field(None, description="Kind of operation.")
     environment: Environment | None = Field(None, description="SAP system type the operation must support.")
     risk: Risk | None = Field(None, description="Risk level.")

@@ -8,12 +8,13 @@ from pydantic import BaseModel, Field
 
 from sap_devs.knowledge import news_detail
 from sap_devs.mcp.framework import Annotations, Tool, ToolContext, ToolInput, ToolOutput
+from sap_devs.mcp.tools._bounds import URL_MAX
 
 
 class Input(ToolInput):
     community_url: str = Field(
         min_length=1,
-        max_length=2000,
+        max_length=URL_MAX,
         description=(
             "The community_url of a get_recent_news result: an https://community.sap.com/ (or blogs.sap.com) post."
         ),

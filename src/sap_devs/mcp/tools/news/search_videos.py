@@ -6,15 +6,20 @@ from pydantic import BaseModel, Field
 
 from sap_devs.knowledge import videos
 from sap_devs.mcp.framework import SEARCH_LIMIT, Envelope, Tool, ToolContext, ToolInput, limit_field
+from sap_devs.mcp.tools._bounds import ID_MAX, QUERY_MAX
 
 
 class Input(ToolInput):
     query: str | None = Field(
-        None, min_length=1, description="Words to look for, e.g. 'CAP', 'ABAP Cloud', 'Joule'. Omit for the newest."
+        None,
+        min_length=1,
+        max_length=QUERY_MAX,
+        description="Words to look for, e.g. 'CAP', 'ABAP Cloud', 'Joule'. Omit for the newest.",
     )
     source: str | None = Field(
         None,
         min_length=1,
+        max_length=ID_MAX,
         description="Source id, e.g. 'sap-dev-news', 'sap-developers'.",
     )
     limit: int = limit_field(SEARCH_LIMIT, "videos")

@@ -15,7 +15,9 @@ class CreateInput(ToolInput):
     source: str | None = Field(
         None, max_length=2_000_000, description="Initial source; omit for the generated skeleton."
     )
-    transport: str | None = Field(None, pattern=r"^[A-Z0-9]{3}K\d{6}$", description="Transport for non-local packages.")
+    transport: str | None = Field(
+        None, max_length=10, pattern=r"^[A-Z0-9]{3}K\d{6}$", description="Transport for non-local packages."
+    )
 
 
 class CreateOutput(ToolOutput):

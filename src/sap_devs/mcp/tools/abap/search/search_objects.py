@@ -15,7 +15,10 @@ class Input(ToolInput):
         min_length=1, max_length=120, description="Name pattern with * as wildcard, e.g. 'ZCL_SALES*', '*ORDER*'."
     )
     object_type: str | None = Field(
-        None, pattern=r"^[A-Z]{4}(/[A-Z]{1,3})?$", description="ADT type filter, e.g. CLAS, PROG, DDLS, TABL, INTF."
+        None,
+        max_length=8,
+        pattern=r"^[A-Z]{4}(/[A-Z]{1,3})?$",
+        description="ADT type filter, e.g. CLAS, PROG, DDLS, TABL, INTF.",
     )
     limit: int = limit_field(SEARCH_LIMIT, "objects")
 

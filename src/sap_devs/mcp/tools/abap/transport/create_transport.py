@@ -13,7 +13,10 @@ class Input(ToolInput):
         min_length=3, max_length=60, description="Short text of the request (at most 60 characters)."
     )
     target: str | None = Field(
-        None, pattern=r"^[A-Z0-9_/.]{1,10}$", description="Transport target (system or route); default LOCAL."
+        None,
+        max_length=10,
+        pattern=r"^[A-Z0-9_/.]{1,10}$",
+        description="Transport target (system or route); default LOCAL.",
     )
 
 

@@ -9,7 +9,9 @@ from sap_devs.mcp.tools.abap._shared import ALL_SYSTEMS
 
 
 class Input(ToolInput):
-    number: str = Field(pattern=r"^[A-Z0-9]{3}K\d{6}$", description="Transport request number, e.g. DEVK900123.")
+    number: str = Field(
+        max_length=10, pattern=r"^[A-Z0-9]{3}K\d{6}$", description="Transport request number, e.g. DEVK900123."
+    )
 
 
 class Output(ToolOutput):

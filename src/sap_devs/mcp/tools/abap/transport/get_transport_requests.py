@@ -10,7 +10,7 @@ from sap_devs.mcp.tools.abap._shared import ALL_SYSTEMS
 
 class Input(ToolInput):
     user: str | None = Field(
-        None, pattern=r"^[A-Za-z0-9_.@-]{1,40}$", description="Owner; default: the logged-on user."
+        None, max_length=40, pattern=r"^[A-Za-z0-9_.@-]{1,40}$", description="Owner; default: the logged-on user."
     )
     released: bool = Field(False, description="Also list released requests.")
     limit: int = limit_field(LIST_LIMIT, "requests")
