@@ -148,3 +148,104 @@ async def test_abap_tools_over_stdio_with_a_named_system(tmp_path: Path) -> None
                 await client.call_tool("write_source", {"name": "ZTEST_PROGRAM", "kind": "program"})
         assert not adt.changes(), "nothing was locked or written"
         assert password not in errlog.read_text()
+
+
+class RawStdio:
+    """The server as a subprocess spoken to line by line, for messages no SDK client would send."""
+
+    def __init__(self, home: Path) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "sap_devs", "mcp", "serve"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=server_env(home),
+            cwd=home,
+        )
+
+    def send(self, line: str | bytes) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write((line.encode() if isinstance(line, str) else line) + b"\n")
+        self.proc.stdin.flush()
+
+    def receive(self) -> dict:
+        import json
+        import select
+
+        assert self.proc.stdout is not None
+        ready, _, _ = select.select([self.proc.stdout], [], [], 60)
+        assert ready, "no answer within 60 s: the client would wait forever"
+        line = self.proc.stdout.readline()
+        assert line, f"the server exited; stderr: {self.proc.stderr.read().decode() if self.proc.stderr else ''}"
+        return json.loads(line)
+
+    def close(self) -> str:
+        assert self.proc.stdin is not None and self.proc.stderr is not None
+        self.proc.stdin.close()
+        try:
+            self.proc.wait(timeout=30)
+        finally:
+            if self.proc.poll() is None:
+                self.proc.kill()
+        return self.proc.stderr.read().decode()
+
+
+DEEP = "[" * 300 + "]" * 300
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="select() on pipes is POSIX only")
+@pytest.mark.parametrize(
+    ("line", "code", "answered_id", "says"),
+    [
+        ("{not json", -32700, None, "not valid JSON"),
+        ('{"jsonrpc":"2.0","id":1,"method":"tools/list","params":5}', -32600, 1, "params must be an object"),
+        (DEEP, -32600, None, "JSON object"),
+        ('{"jsonrpc":"2.0","id":"deep","method":"ping","params":{"a":' + DEEP + "}}", -32600, "deep", "too deeply"),
+        ("[" * 100_000 + "]" * 100_000, -32700, None, "too deeply"),
+        (
+            '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"get_known_errors",'
+            '"arguments":{"query":"\\ud800 dump"}}}',
+            -32600,
+            3,
+            "lone UTF-16 surrogate",
+        ),
+        ('{"jsonrpc":"2.0","id":true,"method":"ping"}', -32600, None, "id must be a string or an integer"),
+        ('{"jsonrpc":"2.0","id":6}', -32600, 6, "needs a method"),
+        ("5", -32600, None, "JSON object"),
+    ],
+)
+def test_unusable_lines_get_a_json_rpc_error_and_the_server_keeps_serving(
+    tmp_path: Path, line: str, code: int, answered_id: object, says: str
+) -> None:
+    server = RawStdio(tmp_path)
+    try:
+        server.send(
+            '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18",'
+            '"capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}'
+        )
+        assert server.receive()["id"] == 0
+        server.send('{"jsonrpc":"2.0","method":"notifications/initialized"}')
+        server.send(line)
+        answer = server.receive()
+        assert answer["id"] == answered_id and answer["error"]["code"] == code
+        assert says in answer["error"]["message"]
+        server.send(
+            '{"jsonrpc":"2.0","id":"next","method":"tools/call","params":{"name":"get_known_errors",'
+            '"arguments":{"query":"SQL error 258 \\ud83d\\ude00"}}}'
+        )
+        following = server.receive()
+        assert following["id"] == "next" and not following["result"]["isError"], "the next message is served"
+    finally:
+        stderr = server.close()
+    assert "Traceback" not in stderr
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="select() on pipes is POSIX only")
+def test_an_error_for_the_last_line_before_end_of_input_is_still_written(tmp_path: Path) -> None:
+    server = RawStdio(tmp_path)
+    server.send("{broken")
+    assert server.proc.stdin is not None
+    server.proc.stdin.close()
+    assert server.receive()["error"]["code"] == -32700
+    server.close()
+    assert server.proc.returncode == 0

@@ -118,7 +118,7 @@ def warm_up(ctx: ToolContext) -> None:
 
 
 async def serve_stdio(server: Any) -> None:
-    from mcp.server.stdio import stdio_server
+    """Serve over stdin/stdout; lines the SDK would silently drop are answered with JSON-RPC errors."""
+    from sap_devs.mcp.stdio_edge import serve_checked
 
-    async with stdio_server() as (read_stream, write_stream):
-        await server.run(read_stream, write_stream, server.create_initialization_options())
+    await serve_checked(server)
