@@ -79,6 +79,23 @@ async def test_run_sql_query_goes_to_freestyle(adt, tmp_path) -> None:
         ("run_sql_query", {"query": "WITH +x AS ( SELECT * FROM t000 ) SELECT * FROM +x FOR UPDATE"}, "UPDATE"),
         ("preview_table", {"name": "T000", "where": "1 = 1 UNION ALL SELECT * FROM t000; COMMIT"}, "one SELECT"),
         ("preview_table", {"name": "T000", "columns": ["MANDT, (SELECT"]}, "not a valid ABAP name"),
+        # a quote inside a comment is not a literal start, so the DELETE after it is seen
+        ("run_sql_query", {"query": "SELECT * FROM t000 \" it's\n . DELETE FROM t000 WHERE ' '"}, "one SELECT"),
+        # an indented * is not a comment (only column 1 is)
+        ("run_sql_query", {"query": "SELECT * FROM t000\n  * x\n . DELETE FROM t000"}, "one SELECT"),
+        ("run_sql_query", {"query": "SELECT * FROM t000\n  * INTO TABLE @DATA(rows)"}, "INTO"),
+        ("run_sql_query", {"query": "select * from t000 for update"}, "UPDATE"),
+        ("run_sql_query", {"query": 'SELECT * FROM t000 " x\u2028DELETE FROM t000'}, "DELETE"),
+        ("run_sql_query", {"query": "SELECT * FROM t000 USING ALL CLIENTS"}, "SAP_DEVS_ADT_CROSS_CLIENT=1"),
+        (
+            "preview_table",
+            {"name": "T000", "where": "MANDT = 'x' \" it's\n . DELETE FROM t000 WHERE ' '"},
+            "one SELECT",
+        ),
+        ("preview_table", {"name": "T000", "where": "MANDT = '000'\n  * INTO TABLE @DATA(rows)"}, "INTO"),
+        ("preview_table", {"name": "T000", "where": "MANDT = '000' CLIENT SPECIFIED"}, "Cross-client"),
+        ("preview_table", {"name": "T000", "where": "MANDT IN ( SELECT bname FROM usr02 )"}, "only compare columns"),
+        ("preview_table", {"name": "T000", "where": "MANDT = 'unterminated"}, "not closed on its line"),
     ],
 )
 async def test_anything_but_one_select_is_refused_before_sending(adt, tmp_path, tool, args, message) -> None:
@@ -86,6 +103,35 @@ async def test_anything_but_one_select_is_refused_before_sending(adt, tmp_path, 
     outcome = await call(ctx, tool, **args)
     assert outcome.is_error and message in outcome.text
     assert adt.queries == [], "the refused statement never reached the system"
+
+
+async def test_cross_client_queries_run_only_with_the_opt_in(adt, tmp_path) -> None:
+    query = "SELECT mandt FROM t000 USING ALL CLIENTS"
+    refused = await call(context(adt, tmp_path, data=True), "run_sql_query", query=query)
+    assert refused.is_error and "USING ALL CLIENTS" in refused.text and adt.queries == []
+    allowed = context(adt, tmp_path, data=True, cross_client=True)
+    assert (await ok(allowed, "run_sql_query", query=query))["rows"]
+    assert adt.queries[-1][1] == query
+    await ok(allowed, "preview_table", name="T000", where="MANDT = '000' CLIENT SPECIFIED")
+
+
+def test_session_reads_the_cross_client_switch(monkeypatch) -> None:
+    from sap_devs.mcp.session import open_session
+
+    monkeypatch.setenv("SAP_URL", "http://127.0.0.1:9")
+    monkeypatch.setenv("SAP_USER", "DEVELOPER")
+    monkeypatch.setenv("SAP_PASSWORD", PASSWORD)
+    assert open_session()[1].policy().cross_client is False
+    monkeypatch.setenv("SAP_DEVS_ADT_CROSS_CLIENT", "1")
+    assert open_session()[1].policy().cross_client is True
+
+
+async def test_comments_never_reach_the_system(adt, tmp_path) -> None:
+    ctx = context(adt, tmp_path, data=True)
+    await ok(ctx, "run_sql_query", query='SELECT mandt " the client\n* a note; DELETE\n  FROM t000 .')
+    assert adt.queries[-1][1] == "SELECT mandt FROM t000"
+    await ok(ctx, "preview_table", name="T000", where="MANDT = '000' \" only ours\n  AND mtext <> 'a; b.'")
+    assert adt.queries[-1][1] == "SELECT * FROM T000 WHERE MANDT = '000' AND mtext <> 'a; b.'"
 
 
 async def test_unknown_table_reports_the_system_message(adt, tmp_path) -> None:

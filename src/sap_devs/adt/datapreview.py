@@ -2,7 +2,8 @@
 
 Both go to ``/sap/bc/adt/datapreview/...`` with the SELECT as a plain-text body; the answer is a
 column-wise ``dataPreview:tableData`` document that is turned into rows here. The statement is
-checked before it leaves: one SELECT, no statement separators, no data-changing keywords.
+checked before it leaves (see ``abap_sql``): one SELECT, no statement separators, no data-changing
+keywords, no other client unless the user allowed it.
 """
 
 from __future__ import annotations
@@ -10,24 +11,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from sap_devs.adt.abap_sql import QueryRefused, check_condition, check_select
 from sap_devs.adt.client import AdtClient
-from sap_devs.adt.errors import AdtError
 
 NS = "{http://www.sap.com/adt/dataPreview}"
 ACCEPT = "application/xml, application/vnd.sap.adt.datapreview.table.v1+xml"
 MAX_ROWS = 1000
 
 _NAME = re.compile(r"^[A-Z0-9_/]{1,30}$")
-_LITERAL = re.compile(r"'(?:[^']|'')*'|`(?:[^`]|``)*`")
-_COMMENT = re.compile(r'^\s*\*.*$|"[^\n]*', re.MULTILINE)
-_FORBIDDEN = re.compile(
-    r"\b(INSERT|UPDATE|DELETE|MODIFY|COMMIT|ROLLBACK|CALL|EXEC|EXECUTE|GRANT|REVOKE|DROP|ALTER|CREATE|TRUNCATE|MERGE|UPSERT|LOCK)\b",
-    re.IGNORECASE,
-)
-
-
-class QueryRefused(AdtError):
-    pass
 
 
 @dataclass(frozen=True)
@@ -54,29 +45,19 @@ def check_name(value: str, what: str) -> str:
     return name
 
 
-def check_select(statement: str) -> str:
-    """The statement if it is one read-only SELECT; a clear refusal otherwise."""
-    text = statement.strip().rstrip(".").strip()
-    bare = _COMMENT.sub(" ", _LITERAL.sub("''", text))
-    if not re.match(r"^\s*(SELECT|WITH)\b", bare, re.IGNORECASE):
-        raise QueryRefused("Only ABAP SQL SELECT statements (or WITH ... SELECT) can be run.")
-    if ";" in bare or "." in re.sub(r"\d\.\d", "", bare):
-        raise QueryRefused("Run one SELECT at a time: statement separators (';' or '.') are not allowed.")
-    if match := _FORBIDDEN.search(bare):
-        raise QueryRefused(f"The query contains {match.group(1).upper()}; only reading SELECTs are allowed.")
-    if re.search(r"\b(INTO|APPENDING)\b", bare, re.IGNORECASE):
-        raise QueryRefused("Leave out INTO/APPENDING: the preview decides where the rows go.")
-    return text
-
-
-def table_select(table: str, columns: list[str], where: str | None, order_by: list[str]) -> str:
+def table_select(
+    table: str, columns: list[str], where: str | None, order_by: list[str], *, cross_client: bool = False
+) -> str:
     cols = ", ".join(f"{table}~{check_name(c, 'Column')}" for c in columns) if columns else "*"
     sql = f"SELECT {cols} FROM {table}"
-    if where:
+    if where and where.strip():
         sql += f" WHERE {where.strip()}"
     if order_by:
         sql += " ORDER BY " + ", ".join(check_name(c, "Column") for c in order_by)
-    return check_select(sql)
+    checked = check_select(sql, cross_client=cross_client)
+    if where and where.strip():
+        check_condition(where.strip(), table)
+    return checked
 
 
 def parse_table_data(content: bytes) -> TableData:

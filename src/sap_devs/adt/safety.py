@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from sap_devs.adt.errors import AdtError
 
 _TRUE = ("1", "true", "yes", "on")
+DEFAULT_PACKAGES = ("$TMP", "Z*")
 
 
 class PolicyError(AdtError):
@@ -18,25 +19,30 @@ class PolicyError(AdtError):
 @dataclass(frozen=True)
 class SafetyPolicy:
     writes: bool = False
-    packages: tuple[str, ...] = ("$TMP", "Z*")
+    packages: tuple[str, ...] = DEFAULT_PACKAGES
     transports: bool = False  # creating and releasing transport requests
     data: bool = False  # table contents and SELECT queries: business data leaves the system
+    cross_client: bool = False  # SELECTs with USING CLIENT / CLIENT SPECIFIED: other clients' data
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None, *, allow_writes: bool = False) -> SafetyPolicy:
         env = dict(os.environ) if env is None else env
-        packages = tuple(
-            p.strip().upper() for p in (env.get("SAP_DEVS_ADT_PACKAGES") or "$TMP,Z*").split(",") if p.strip()
-        )
+
+        def on(name: str) -> bool:
+            return (env.get(name) or "").strip().lower() in _TRUE
+
+        listed = tuple(p.strip().upper() for p in (env.get("SAP_DEVS_ADT_PACKAGES") or "").split(",") if p.strip())
         return cls(
-            writes=allow_writes or (env.get("SAP_DEVS_ADT_WRITE") or "").lower() in _TRUE,
-            packages=packages,
-            transports=(env.get("SAP_DEVS_ADT_TRANSPORTS") or "").lower() in _TRUE,
-            data=(env.get("SAP_DEVS_ADT_DATA") or "").lower() in _TRUE,
+            writes=allow_writes or on("SAP_DEVS_ADT_WRITE"),
+            packages=listed or DEFAULT_PACKAGES,  # a list without entries means the default, never "everything"
+            transports=on("SAP_DEVS_ADT_TRANSPORTS"),
+            data=on("SAP_DEVS_ADT_DATA"),
+            cross_client=on("SAP_DEVS_ADT_CROSS_CLIENT"),
         )
 
     def package_allowed(self, package: str) -> bool:
-        return any(fnmatch.fnmatchcase(package.upper(), pattern) for pattern in self.packages)
+        name = package.strip().upper()
+        return any(fnmatch.fnmatchcase(name, pattern.upper()) for pattern in self.packages)
 
     def check_write(self, package: str | None, name: str) -> None:
         if not self.writes:

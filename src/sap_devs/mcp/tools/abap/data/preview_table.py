@@ -23,7 +23,8 @@ async def handle(params: Input, ctx: ToolContext) -> Output:
     from sap_devs.adt.datapreview import check_name, run_preview, table_select
 
     table = check_name(params.name, "Table")
-    sql = table_select(table, params.columns, params.where, params.order_by)
+    cross_client = ctx.policy().cross_client
+    sql = table_select(table, params.columns, params.where, params.order_by, cross_client=cross_client)
     data = await run_preview(ctx.adt(), sql, max_rows=params.max_rows, table=table)
     return to_output(data, sql)
 

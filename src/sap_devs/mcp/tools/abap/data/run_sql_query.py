@@ -22,7 +22,7 @@ class Input(ToolInput):
 async def handle(params: Input, ctx: ToolContext) -> Output:
     from sap_devs.adt.datapreview import check_select, run_preview
 
-    sql = check_select(params.query)
+    sql = check_select(params.query, cross_client=ctx.policy().cross_client)
     data = await run_preview(ctx.adt(), sql, max_rows=params.max_rows)
     return to_output(data, sql)
 
