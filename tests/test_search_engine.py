@@ -190,3 +190,25 @@ def test_error_code_match_wins_over_word_overlap(make_pack) -> None:
     hits = find_known_errors(kb, "error 258 on table ORDERS: insufficient privilege on table")
     assert hits[0][1].id == "demo/priv"
     assert find_known_errors(kb, "SQL error 259 table")[0][1].id == "demo/table"
+
+
+def test_a_60000_letter_query_is_analysed_whole_and_never_typo_expanded(monkeypatch) -> None:
+    from sap_devs.search import engine
+
+    expanded: list[int] = []
+    real_deletes = engine._deletes
+    monkeypatch.setattr(engine, "_deletes", lambda term: expanded.append(len(term)) or real_deletes(term))
+    index = engine.Index(["deploy the app"], [engine.Field("t")], lambda r: {"t": r})
+    assert analyze("a" * 60_000) == ["a" * 60_000]
+    assert analyze("zcl_" + "b" * 60_000) == ["zcl_" + "b" * 60_000, "zcl", "b" * 60_000]
+    assert index.search("deplyo " + "q" * 60_000) == ["deploy the app"]  # the typo still found, the giant skipped
+    assert expanded and max(expanded) <= engine.FUZZY_MAX_LENGTH
+
+
+def test_a_query_keeps_only_its_first_terms() -> None:
+    from sap_devs.search import engine
+
+    words = [f"w{i}x" for i in range(engine.MAX_QUERY_TERMS)]
+    index = engine.Index(["needle", "w1x"], [engine.Field("t")], lambda r: {"t": r})
+    assert index.search(" ".join([*words, "needle"])) == ["w1x"]
+    assert index.search(" ".join(["needle", *words])) == ["needle", "w1x"]

@@ -136,7 +136,9 @@ _RELATED_WORDS = {
 # product names written in mixed case that camelCase splitting would break apart
 _PRODUCTS = re.compile(r"(?<![A-Za-z0-9])(?:open|sap)ui5(?![A-Za-z0-9])", re.I)
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
-_COMPOUND = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+")
+# starts only at a word start and never gives back what it took: linear on a 60,000-letter "word"
+# (the plain form retried from every letter, quadratic)
+_COMPOUND = re.compile(r"(?<![a-z0-9])[a-z][a-z0-9]*+(?:_[a-z0-9]++)+")
 _WORD = re.compile(r"[a-z0-9]+")
 
 

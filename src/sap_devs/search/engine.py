@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import bisect
 import math
+import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -30,6 +31,8 @@ RELATIVE_CUTOFF = 0.2  # drop weak partial matches scoring under a fifth of the 
 PHRASE_CHECK_TOP = 30
 _MAX_EXPANSIONS = 8
 FUZZY_MAX_TERMS = 6  # typed questions get prefix and typo expansion; long pasted messages do not
+FUZZY_MAX_LENGTH = 40  # no real word is longer; typo variants of a 60,000-letter token would take gigabytes
+MAX_QUERY_TERMS = 200  # a pasted log says what it is about early; the rest only costs time
 
 
 @dataclass(frozen=True)
@@ -89,7 +92,7 @@ class Index(Generic[T]):
         if self._delete_map is None:
             self._delete_map = {}
             for word in self.postings:
-                if len(word) >= 3 and word.isalpha():
+                if 3 <= len(word) <= FUZZY_MAX_LENGTH and word.isalpha():
                     for variant in _deletes(word) | {word}:
                         self._delete_map.setdefault(variant, []).append(word)
         found: set[str] = set(self._delete_map.get(term, []))
@@ -103,6 +106,7 @@ class Index(Generic[T]):
             out = [(term, 1.0)]
         else:
             out = []
+            fuzzy = fuzzy and len(term) <= FUZZY_MAX_LENGTH
             if fuzzy and len(term) >= 4:
                 vocab = self._vocabulary()
                 start = bisect.bisect_left(vocab, term)
@@ -122,7 +126,7 @@ class Index(Generic[T]):
     def search(
         self, query: str, *, allow: Callable[[T], bool] | None = None, boost: Callable[[T], float] | None = None
     ) -> list[T]:
-        terms = list(dict.fromkeys(analyze(query)))
+        terms = list(dict.fromkeys(analyze(query)))[:MAX_QUERY_TERMS]
         if not terms:
             return [r for r in self.records if allow is None or allow(r)] if not query.strip() else []
         n = len(self.records)
@@ -173,6 +177,7 @@ class Index(Generic[T]):
 
 _cache: OrderedDict[tuple[int, tuple[tuple[str, float], ...]], tuple[Sequence[object], Index[object]]] = OrderedDict()
 _CACHE_SIZE = 32
+_cache_lock = threading.Lock()  # tools run on worker threads; two may look up or add at once
 
 
 def index_for(
@@ -185,14 +190,16 @@ def index_for(
     """The index of ``records``, built on first use and kept while the same list object is in use."""
     field_list = list(fields)
     key = (id(records), tuple((f.name, f.weight) for f in field_list))
-    hit = _cache.get(key)
-    if hit is not None and hit[0] is records:
-        _cache.move_to_end(key)
-        return hit[1]  # type: ignore[return-value]
-    index = Index(records, field_list, text_of, id_of=id_of)
-    _cache[key] = (records, index)  # holding the list keeps its id from being reused
-    if len(_cache) > _CACHE_SIZE:
-        _cache.popitem(last=False)
+    with _cache_lock:
+        hit = _cache.get(key)
+        if hit is not None and hit[0] is records:
+            _cache.move_to_end(key)
+            return hit[1]  # type: ignore[return-value]
+    index = Index(records, field_list, text_of, id_of=id_of)  # outside the lock: a rare double build is cheaper
+    with _cache_lock:
+        _cache[key] = (records, index)  # holding the list keeps its id from being reused
+        if len(_cache) > _CACHE_SIZE:
+            _cache.popitem(last=False)
     return index
 
 
