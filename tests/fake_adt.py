@@ -54,6 +54,17 @@ class Obj:
     source: str
     includes: dict[str, str] = field(default_factory=dict)
 
+    def move_to(self, package: str) -> None:
+        """What another user's package change looks like: the metadata names the new package."""
+        import re
+
+        self.package = package
+        self.metadata = re.sub(
+            rb'(<adtcore:packageRef\b[^>]*?adtcore:name=")[^"]*(")',
+            rb"\g<1>" + package.encode() + rb"\2",
+            self.metadata,
+        )
+
 
 def default_objects() -> dict[str, Obj]:
     class_accepts = ("application/vnd.sap.adt.oo.classes.v4+xml", "application/vnd.sap.adt.oo.classes.v3+xml")
@@ -214,6 +225,7 @@ class FakeAdt:
         self.sessions: dict[str, str] = {}  # session id -> csrf token
         self.locks: dict[str, tuple[str, str]] = {}  # uri -> (handle, session id)
         self.locked_by_other: set[str] = set()
+        self.moves_at_lock: dict[str, str] = {}  # uri -> package another user moves it to just before our lock
         self.checked: list[str] = []
         self.created: list[str] = []
         self.activated: list[str] = []
@@ -463,6 +475,8 @@ class FakeAdt:
         if h.command == "POST" and action == "LOCK":
             if not stateful:
                 return fail(400, "ExceptionInvalidData", "Lock requires a stateful session")
+            if obj_uri in self.moves_at_lock:
+                obj.move_to(self.moves_at_lock.pop(obj_uri))
             if obj_uri in self.locked_by_other or obj_uri in self.locks:
                 return fail(403, "ExceptionResourceLockConflict", f"{obj.name} is currently being edited by OTHERUSER")
             handle = f"LH{next(self._ids):06d}"

@@ -132,6 +132,50 @@ async def test_writes_outside_the_policy_are_refused_before_any_lock(adt, tmp_pa
     assert adt.changes() == []
 
 
+@pytest.mark.parametrize(
+    ("moved_to", "message"),
+    [
+        ("SAP_BASIS_CORE", "package SAP_BASIS_CORE is not in the allowed packages"),
+        ("ZPROD", "transportable package ZPROD; a transport request is required"),
+    ],
+)
+async def test_write_is_refused_when_the_object_moved_before_the_lock(adt, tmp_path, moved_to, message) -> None:
+    uri = "/sap/bc/adt/programs/programs/ztest_program"
+    adt.moves_at_lock[uri] = moved_to
+    ctx = context(adt, tmp_path, writes=True)
+    outcome = await call(ctx, "write_source", name="ZTEST_PROGRAM", kind="program", source="REPORT hijacked.\n")
+    assert outcome.is_error and "Refused after locking ZTEST_PROGRAM" in outcome.text and message in outcome.text
+    assert "it was in $TMP" in outcome.text
+    assert not [r for r in adt.requests if r.method == "PUT"], "nothing was written"
+    assert adt.objects[uri].source == "REPORT ztest_program.\nWRITE 'Hello'.\n"
+    assert adt.locks == {}, "the lock was released"
+
+
+async def test_delete_is_refused_when_the_object_moved_before_the_lock(adt, tmp_path) -> None:
+    uri = "/sap/bc/adt/oo/interfaces/zif_sample_interface"
+    adt.moves_at_lock[uri] = "SAP_BASIS_CORE"
+    ctx = context(adt, tmp_path, writes=True)
+    outcome = await call(ctx, "delete_object", name="ZIF_SAMPLE_INTERFACE", kind="interface")
+    assert outcome.is_error and "now in package SAP_BASIS_CORE" in outcome.text
+    assert uri in adt.objects and adt.locks == {}
+    assert not [r for r in adt.requests if r.method == "DELETE"]
+
+
+async def test_a_move_between_allowed_packages_still_writes(adt, tmp_path) -> None:
+    uri = "/sap/bc/adt/programs/programs/zprod_report"
+    adt.moves_at_lock[uri] = "ZPROD_NEW"
+    ctx = context(adt, tmp_path, writes=True)
+    out = await ok(
+        ctx,
+        "write_source",
+        name="ZPROD_REPORT",
+        kind="program",
+        source="REPORT zprod_report.\n",
+        transport="DEVK900123",
+    )
+    assert out["package"] == "ZPROD_NEW" and out["unlocked"] is True and adt.locks == {}
+
+
 async def test_transportable_write_with_a_transport(adt, tmp_path) -> None:
     ctx = context(adt, tmp_path, writes=True)
     out = await ok(

@@ -11,7 +11,7 @@ from xml.sax.saxutils import quoteattr
 
 from sap_devs.adt.client import AdtClient
 from sap_devs.adt.errors import AdtError
-from sap_devs.adt.objects import object_uri, read_info
+from sap_devs.adt.objects import ObjectInfo, object_uri, read_info
 from sap_devs.adt.safety import PolicyError, SafetyPolicy, is_local
 from sap_devs.core.xml import parse_xml
 
@@ -36,6 +36,48 @@ def _lock_data(xml: bytes) -> tuple[str, str | None]:
     return handle, (root.findtext(".//CORRNR") or None)
 
 
+def _allowed_package(policy: SafetyPolicy, info: ObjectInfo, transport: str | None) -> str:
+    """The object's package if the policy lets this call change it; a PolicyError otherwise."""
+    policy.check_write(info.package, info.name)
+    package = info.package or ""
+    if not is_local(package) and not transport:
+        raise PolicyError(
+            f"{info.name} is in the transportable package {package}; a transport request is required.",
+            hint="Pass transport with an existing modifiable request (sap-devs never creates one implicitly).",
+        )
+    return package
+
+
+async def _package_after_lock(
+    client: AdtClient,
+    policy: SafetyPolicy,
+    kind: str,
+    name: str,
+    checked: str,
+    *,
+    group: str | None,
+    transport: str | None,
+) -> str:
+    """The package read again under the lock: the object may have moved since the first check."""
+    info = await read_info(client, kind, name, group=group)
+    try:
+        return _allowed_package(policy, info, transport)
+    except PolicyError as exc:
+        raise PolicyError(
+            f"Refused after locking {info.name}: it is now in package {info.package or '(unknown)'} "
+            f"(it was in {checked} when first checked). {exc.message} Nothing was changed and the lock is released.",
+            hint=exc.hint,
+        ) from None
+
+
+async def _unlock(client: AdtClient, uri: str, handle: str) -> bool:
+    try:
+        await client.request("POST", uri, params={"_action": "UNLOCK", "lockHandle": handle}, accept="*/*")
+    except AdtError:
+        return False  # the lock expires with the session on the server; callers report it
+    return True
+
+
 async def write_source(
     client: AdtClient,
     policy: SafetyPolicy,
@@ -47,13 +89,7 @@ async def write_source(
     group: str | None = None,
 ) -> WriteReport:
     info = await read_info(client, kind, name, group=group)
-    policy.check_write(info.package, info.name)
-    package = info.package or ""
-    if not is_local(package) and not transport:
-        raise PolicyError(
-            f"{info.name} is in the transportable package {package}; a transport request is required.",
-            hint="Pass transport with an existing modifiable request (sap-devs never creates one implicitly).",
-        )
+    package = _allowed_package(policy, info, transport)
     uri = object_uri(kind, name, group=group)
     before = await client.get_text(f"{uri}/source/main", params={"version": "inactive"})
     unlocked = False
@@ -67,6 +103,7 @@ async def write_source(
         )
         handle, lock_corr = _lock_data(lock.content)
         try:
+            package = await _package_after_lock(client, policy, kind, name, package, group=group, transport=transport)
             params = {"lockHandle": handle}
             corr = transport or (lock_corr if not is_local(package) else None)
             if corr:
@@ -80,11 +117,7 @@ async def write_source(
                 accept="text/plain",
             )
         finally:
-            try:
-                await client.request("POST", uri, params={"_action": "UNLOCK", "lockHandle": handle}, accept="*/*")
-                unlocked = True
-            except AdtError:
-                unlocked = False  # reported below; the lock expires with the session on the server
+            unlocked = await _unlock(client, uri, handle)
     return WriteReport(
         name=info.name,
         uri=uri,
@@ -168,23 +201,18 @@ async def delete_object(
     client: AdtClient, policy: SafetyPolicy, kind: str, name: str, *, transport: str | None = None
 ) -> WriteReport:
     info = await read_info(client, kind, name)
-    policy.check_write(info.package, info.name)
-    package = info.package or ""
-    if not is_local(package) and not transport:
-        raise PolicyError(
-            f"{info.name} is in the transportable package {package}; a transport request is required.",
-            hint="Pass transport with an existing modifiable request.",
-        )
+    package = _allowed_package(policy, info, transport)
     uri = object_uri(kind, name)
     async with client.stateful():
         lock = await client.request("POST", uri, params={"_action": "LOCK", "accessMode": "MODIFY"})
         handle, _ = _lock_data(lock.content)
-        params = {"lockHandle": handle}
-        if transport:
-            params["corrNr"] = transport
         try:
+            package = await _package_after_lock(client, policy, kind, name, package, group=None, transport=transport)
+            params = {"lockHandle": handle}
+            if transport:
+                params["corrNr"] = transport
             await client.request("DELETE", uri, params=params, accept="*/*")
-        except AdtError:
-            await client.request("POST", uri, params={"_action": "UNLOCK", "lockHandle": handle}, accept="*/*")
+        except Exception:
+            await _unlock(client, uri, handle)  # a deleted object needs no unlock; anything else does
             raise
     return WriteReport(info.name, uri, package, transport, 0, 0, unlocked=True)
