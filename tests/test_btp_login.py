@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import stat
 import sys
 import threading
@@ -93,6 +94,61 @@ def test_refresh_token_file_is_private_and_survives_reload(tmp_path: Path) -> No
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
     assert btp.load_refresh_token("btp:abc.example") == "rt-one"
     assert btp.load_refresh_token("btp:other.example") is None
+
+
+posix_only = pytest.mark.skipif(os.name != "posix", reason="file modes are a POSIX notion")
+
+
+@posix_only
+def test_token_file_is_private_from_its_first_byte(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Even with a permissive umask the secret is never readable by others, not even before a chmod."""
+    seen: list[int] = []
+    real_replace = os.replace
+
+    def watching_replace(src, dst):  # the moment the token is complete but not yet in place
+        seen.append(stat.S_IMODE(os.stat(src).st_mode))
+        return real_replace(src, dst)
+
+    monkeypatch.setattr(os, "replace", watching_replace)
+    old_umask = os.umask(0)
+    try:
+        where = Path(btp.store_refresh_token("btp:abc.example", "rt-secret"))
+    finally:
+        os.umask(old_umask)
+    assert seen == [0o600]
+    assert stat.S_IMODE(where.stat().st_mode) == 0o600
+    assert stat.S_IMODE(where.parent.stat().st_mode) == 0o700
+    assert [p.name for p in where.parent.iterdir()] == [where.name], "no temporary file left behind"
+
+
+@posix_only
+def test_existing_token_folder_and_file_are_tightened() -> None:
+    from sap_devs.core import paths
+
+    folder = paths.config_dir() / "tokens"
+    folder.mkdir(parents=True)
+    folder.chmod(0o755)
+    old = folder / "btp_abc.example.json"
+    old.write_text('{"refresh_token": "rt-old"}', encoding="utf-8")
+    old.chmod(0o644)
+    where = Path(btp.store_refresh_token("btp:abc.example", "rt-new"))
+    assert where == old
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o700
+    assert stat.S_IMODE(where.stat().st_mode) == 0o600
+    assert btp.load_refresh_token("btp:abc.example") == "rt-new"
+
+
+@posix_only
+def test_a_symlinked_token_folder_is_refused(tmp_path: Path) -> None:
+    from sap_devs.core import paths
+
+    elsewhere = tmp_path / "shared"
+    elsewhere.mkdir(mode=0o755)
+    paths.config_dir().mkdir(parents=True, exist_ok=True)
+    (paths.config_dir() / "tokens").symlink_to(elsewhere, target_is_directory=True)
+    with pytest.raises(AdtConfigError, match="not a plain folder"):
+        btp.store_refresh_token("btp:abc.example", "rt-secret")
+    assert list(elsewhere.iterdir()) == [] and stat.S_IMODE(elsewhere.stat().st_mode) == 0o755
 
 
 @pytest.mark.anyio

@@ -18,7 +18,6 @@ from urllib.parse import urlencode, urlsplit
 
 from sap_devs.adt.config import AdtConfigError
 from sap_devs.core import paths
-from sap_devs.core.fs import atomic_write_text
 
 KEYRING_SERVICE = "sap-devs"
 
@@ -74,10 +73,50 @@ def store_refresh_token(account: str, token: str) -> str:
         return "keyring"
     except Exception:  # no keyring package or no usable backend: fall back to a private file
         file = _token_file(account)
-        file.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        atomic_write_text(file, json.dumps({"refresh_token": token}))
-        os.chmod(file, 0o600)
+        _write_private(file, json.dumps({"refresh_token": token}))
         return str(file)
+
+
+def _private_folder(folder: Path) -> None:
+    """The folder, created 0700, or an existing one tightened to 0700: other users must not even list it."""
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    folder.mkdir(mode=0o700, exist_ok=True)
+    if folder.is_symlink() or not folder.is_dir():
+        raise AdtConfigError(
+            f"{folder} is not a plain folder; refusing to store a sign-in token there.",
+            hint="Remove it (or install the keyring package) and run `sap-devs abap login` again.",
+        )
+    if os.name == "posix":
+        try:
+            os.chmod(folder, 0o700)
+        except OSError as exc:
+            raise AdtConfigError(
+                f"Cannot make {folder} private ({exc.strerror}); refusing to store a sign-in token there.",
+                hint="Fix the folder's owner or permissions, or install the keyring package.",
+            ) from None
+
+
+def _write_private(file: Path, text: str) -> None:
+    """Write a secret file that is 0600 from its first byte and replaced atomically."""
+    tmp = file.with_name(f".{file.name}.{secrets.token_hex(8)}.tmp")
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
+    try:
+        _private_folder(file.parent)
+        fd = os.open(tmp, flags, 0o600)
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(text.encode("utf-8"))
+                fh.flush()
+                os.fsync(fh.fileno())
+            os.replace(tmp, file)
+        except BaseException:
+            tmp.unlink(missing_ok=True)
+            raise
+    except OSError as exc:
+        raise AdtConfigError(
+            f"Cannot write the sign-in token to {file} ({exc.strerror}).",
+            hint="Check that the config folder is writable, or install the keyring package.",
+        ) from None
 
 
 def forget_refresh_token(account: str) -> list[str]:
