@@ -14,6 +14,8 @@ from typing import Any
 
 import yaml
 
+from sap_devs.core import safe_yaml
+
 
 class YamlError(ValueError):
     def __init__(self, message: str, line: int) -> None:
@@ -44,15 +46,19 @@ def _error(exc: yaml.YAMLError) -> YamlError:
 
 
 def loads(text: str) -> Any:
+    """The document's data; alias bombs and cycles are refused like any other malformed file."""
     try:
-        return yaml.safe_load(text)
+        return safe_yaml.load(text)
     except yaml.YAMLError as exc:
         raise _error(exc) from None
+    except ValueError as exc:  # PyYAML's date and number constructors, e.g. 2024-13-45
+        raise YamlError(str(exc)[:200], 0) from None
 
 
 def _compose(text: str) -> yaml.Node | None:
+    # The same bound as ``loads``: the span helpers below walk through aliases.
     try:
-        return yaml.compose(text, Loader=yaml.SafeLoader)
+        return safe_yaml.compose(text)
     except yaml.YAMLError as exc:
         raise _error(exc) from None
 
@@ -62,18 +68,30 @@ def _newline(text: str) -> str:
 
 
 def _end_of(node: yaml.Node) -> int:
-    """Offset just after the last character of a node's content (block mappings end later otherwise)."""
-    if isinstance(node, yaml.ScalarNode):
-        return node.end_mark.index
-    if isinstance(node, yaml.SequenceNode):
-        ends = [_end_of(item) for item in node.value]
-    elif isinstance(node, yaml.MappingNode):
-        ends = [_end_of(part) for pair in node.value for part in pair]
-    else:
-        ends = []
-    if node.flow_style or not ends:
-        return node.end_mark.index
-    return max(ends)
+    """Offset just after the last character of a node's content (block mappings end later otherwise).
+
+    A block collection ends where its last scalar or flow part ends. Iterative, and each node is
+    visited once: nesting may be as deep as libyaml allows, and aliases share nodes.
+    """
+    end = 0
+    seen: set[int] = set()
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if id(current) in seen:
+            continue
+        seen.add(id(current))
+        if isinstance(current, yaml.SequenceNode):
+            children = list(current.value)
+        elif isinstance(current, yaml.MappingNode):
+            children = [part for pair in current.value for part in pair]
+        else:
+            children = []
+        if isinstance(current, yaml.ScalarNode) or current.flow_style or not children:
+            end = max(end, current.end_mark.index)
+        else:
+            stack.extend(children)
+    return end
 
 
 def _item_name(node: yaml.Node) -> Any:

@@ -28,15 +28,13 @@ def _bundled_yaml() -> list[Path]:
 
 
 def render_snapshot() -> str:
-    import yaml
-
-    from sap_devs.knowledge.yamlio import LOADER
+    from sap_devs.core import safe_yaml
 
     root = _root()
     entries = {}
     for path in _bundled_yaml():
         raw = path.read_bytes()
-        data = yaml.load(raw.decode("utf-8"), Loader=LOADER)
+        data = safe_yaml.load(raw.decode("utf-8"))
         entries[path.relative_to(root).as_posix()] = [
             hashlib.sha1(raw).hexdigest(),
             json.dumps(data, ensure_ascii=False, separators=(",", ":")),

@@ -7,8 +7,11 @@ from typing import Any
 
 import yaml
 
+from sap_devs.core import safe_yaml
+
 _LEVEL = re.compile(r"^tutorial>(beginner|intermediate|advanced)$")
 _DESCRIPTION_MARK = "<!-- description -->"
+_MAX_FRONT_MATTER_NODES = 10_000
 
 
 def _front_matter(text: str) -> tuple[dict[str, Any], str]:
@@ -18,9 +21,10 @@ def _front_matter(text: str) -> tuple[dict[str, Any], str]:
     if end < 0:
         return {}, text
     try:
-        meta = yaml.safe_load(text[3:end]) or {}
-    except yaml.YAMLError:
-        meta = {}
+        # front matter of a real tutorial is a dozen keys; a sync must not stall on a hostile file
+        meta = safe_yaml.load(text[3:end], max_nodes=_MAX_FRONT_MATTER_NODES) or {}
+    except (yaml.YAMLError, ValueError):
+        meta = {}  # ValueError: PyYAML's date and number constructors (e.g. time: 2024-13-45)
     body = text[end + 4 :]
     return (meta if isinstance(meta, dict) else {}), body
 

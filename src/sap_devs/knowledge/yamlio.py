@@ -1,4 +1,8 @@
-"""YAML reading that reports problems with the file name and line, never silently."""
+"""YAML reading that reports problems with the file name and line, never silently.
+
+Pack files may come from a cloned repository, so every message quotes file content only in
+shortened form and lists a bounded number of problems.
+"""
 
 from __future__ import annotations
 
@@ -8,19 +12,31 @@ from typing import Any, TypeVar
 import yaml
 from pydantic import BaseModel, ValidationError
 
+from sap_devs.core import safe_yaml
 from sap_devs.core.errors import ContentError
 
 M = TypeVar("M", bound=BaseModel)
-LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+MAX_YAML_BYTES = 4 * 1024 * 1024
+"""The largest bundled pack file has ~22 KB; anything this big is not a hand-written pack file."""
+MAX_PROBLEMS = 20
+_MAX_MESSAGE = 300
+
+
+def _read_bounded(path: Path) -> bytes:
+    try:
+        with path.open("rb") as handle:
+            raw = handle.read(MAX_YAML_BYTES + 1)
+    except OSError as exc:
+        raise ContentError(str(path), f"cannot be read: {exc.strerror or exc}") from None
+    if len(raw) > MAX_YAML_BYTES:
+        raise ContentError(str(path), f"larger than {MAX_YAML_BYTES // (1024 * 1024)} MB; split it or remove it")
+    return raw
 
 
 def read_yaml(path: Path) -> Any:
     from sap_devs.knowledge.parsed_yaml import lookup
 
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise ContentError(str(path), f"cannot be read: {exc.strerror}") from None
+    raw = _read_bounded(path)
     found, data = lookup(path, raw)
     if found:
         return data
@@ -29,23 +45,42 @@ def read_yaml(path: Path) -> Any:
     except UnicodeDecodeError as exc:
         raise ContentError(str(path), f"not UTF-8 text ({exc.reason})") from None
     try:
-        return yaml.load(text, Loader=LOADER)
+        return safe_yaml.load(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark else ""
         problem = getattr(exc, "problem", None) or str(exc)
-        raise ContentError(str(path), f"{where}invalid YAML ({problem})") from None
+        raise ContentError(str(path), f"{where}invalid YAML ({_cut(str(problem))})") from None
+    except ValueError as exc:
+        # PyYAML builds dates and numbers with Python's constructors, which raise plain ValueError
+        # (e.g. 2024-13-45, or an integer with more digits than Python converts).
+        raise ContentError(str(path), f"invalid YAML value ({_cut(str(exc))})") from None
+
+
+def _cut(text: str, limit: int = _MAX_MESSAGE) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _location(loc: tuple[Any, ...]) -> str:
+    # A key of the user's mapping lands in ``loc`` (unknown fields); keys can be any length.
+    return ".".join(_cut(str(part), 60) for part in loc)
 
 
 def describe_validation_error(exc: ValidationError, *, prefix: str = "", sep: str = "; ") -> str:
-    """One entry per problem: ``field 'x': what is wrong`` with the location spelled out."""
+    """One entry per problem: ``field 'x': what is wrong`` with the location spelled out.
+
+    At most ``MAX_PROBLEMS`` entries, each of bounded length: messages can quote the input value.
+    """
+    errors = exc.errors(include_url=False, include_input=False, include_context=False)
     lines = []
-    for err in exc.errors(include_url=False):
-        loc = ".".join(str(p) for p in err["loc"])
-        msg = err["msg"]
+    for err in errors[:MAX_PROBLEMS]:
+        loc = _location(err["loc"])
+        msg = _cut(err["msg"])
         if err["type"] == "extra_forbidden":
             msg = "unknown field (check the spelling against docs/PACKS.md)"
         lines.append(f"{prefix}field '{loc}': {msg}" if loc else f"{prefix}{msg}")
+    if len(errors) > MAX_PROBLEMS:
+        lines.append(f"{prefix}... and {len(errors) - MAX_PROBLEMS} more problem(s)")
     return sep.join(lines)
 
 
@@ -61,8 +96,8 @@ def validate_mapping(model: type[M], data: Any, path: Path) -> M:
 def _item_lines(path: Path) -> list[int]:
     """1-based start line of each top-level list item, for error messages (parsed only on failure)."""
     try:
-        node = yaml.compose(path.read_text(encoding="utf-8"), Loader=LOADER)
-    except (OSError, yaml.YAMLError):
+        node = safe_yaml.compose(_read_bounded(path).decode("utf-8"))
+    except (ContentError, UnicodeDecodeError, yaml.YAMLError):
         return []
     if not isinstance(node, yaml.SequenceNode):
         return []
@@ -84,9 +119,9 @@ def validate_list(model: type[M], data: Any, path: Path) -> list[M]:
     for index, raw in enumerate(data, start=1):
         label = f"item {index}"
         if isinstance(raw, dict) and raw.get("id") is not None:
-            label += f" (id {raw['id']!r})"
+            label += f" (id {safe_yaml.shorten(raw['id'])})"
         elif isinstance(raw, dict) and raw.get("slug") is not None:
-            label += f" (slug {raw['slug']!r})"
+            label += f" (slug {safe_yaml.shorten(raw['slug'])})"
         if not isinstance(raw, dict):
             problems.append((index, f"{label}: expected a mapping, found {type(raw).__name__}"))
             continue
@@ -99,12 +134,15 @@ def validate_list(model: type[M], data: Any, path: Path) -> list[M]:
         key = getattr(item, "id", None) or getattr(item, "slug", None)
         if key is not None:
             if key in seen:
-                problems.append((index, f"{label}: duplicate id {key!r}"))
+                problems.append((index, f"{label}: duplicate id {safe_yaml.shorten(key)}"))
                 continue
             seen.add(key)
         items.append(item)
     if problems:
         lines = _item_lines(path)
-        located = [f"line {lines[i - 1]}, {text}" if i - 1 < len(lines) else text for i, text in problems]
+        shown = problems[:MAX_PROBLEMS]
+        located = [f"line {lines[i - 1]}, {text}" if i - 1 < len(lines) else text for i, text in shown]
+        if len(problems) > MAX_PROBLEMS:
+            located.append(f"... and {len(problems) - MAX_PROBLEMS} more problem(s)")
         raise ContentError(str(path), "\n  ".join(located))
     return items
