@@ -1,9 +1,17 @@
 """The one way sap-devs talks HTTP: allowed hosts only, bounded time and size, honest errors.
 
-Every request names sap-devs in its User-Agent, gives up after connect/read timeouts, refuses
-bodies over a size cap, follows redirects only to allowed hosts, and during ``sync`` retries
-429 and 5xx answers with backoff (honouring Retry-After). Errors never contain credentials:
-query values such as API keys are masked.
+Every request names sap-devs in its User-Agent, gives up after connect/read timeouts and after an
+overall deadline (a read timeout restarts with every byte, so a server trickling one byte at a
+time would otherwise hold a request open forever), refuses bodies over a size cap, follows
+redirects only to allowed hosts, and during ``sync`` retries 429 and 5xx answers with backoff
+(honouring Retry-After). Errors never contain credentials: query values such as API keys are masked.
+
+Redirects never carry credentials to another origin (scheme, host or port): a hop to another
+origin keeps only harmless headers (no Authorization, Cookie, CSRF token or API key header), a
+redirect from https to http is refused, 301/302/303 continue as a GET without the body, and a
+307/308 that would re-send a body to another origin is refused: the body itself may hold secrets
+(an OAuth client secret, a CSRF-protected payload), and sent without its credentials the request
+would fail at the other end anyway, with a misleading error.
 """
 
 from __future__ import annotations
@@ -25,6 +33,8 @@ log = logging.getLogger(__name__)
 LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})
 _SECRET_PARAMS = frozenset({"key", "api_key", "apikey", "token", "access_token", "client_secret", "password", "sig"})
 _MAX_REDIRECTS = 5
+# Headers that may follow a redirect to another origin; everything else may identify or authorise.
+_CROSS_ORIGIN_SAFE = frozenset({"accept", "accept-language", "user-agent"})
 _MAX_RETRY_AFTER = 30.0
 
 
@@ -57,6 +67,13 @@ class Policy:
     retries: int = 0
     backoff: float = 1.0
     headers: dict[str, str] = field(default_factory=dict)
+    deadline: float | None = None
+    """Seconds for one attempt from connecting to the last body byte, redirects included;
+    by default the connect timeout plus three read timeouts."""
+
+    @property
+    def overall(self) -> float:
+        return self.deadline if self.deadline is not None else self.connect_timeout + 3 * self.read_timeout
 
     def check(self, url: str) -> None:
         parts = urlsplit(url)
@@ -102,7 +119,7 @@ class Http:
         self._client = httpx.AsyncClient(
             timeout=httpx.Timeout(policy.read_timeout, connect=policy.connect_timeout),
             follow_redirects=False,
-            headers={"User-Agent": user_agent(), **policy.headers},
+            headers={"User-Agent": user_agent()},  # policy.headers go per hop: they must not cross origins
             transport=transport,
             trust_env=True,
         )
@@ -125,7 +142,7 @@ class Http:
         attempt = 0
         while True:
             try:
-                response = await self._once(method, url, headers=headers, content=content)
+                response = await self._attempt(method, url, headers=headers, content=content)
             except FetchError as exc:
                 if not exc.retryable or attempt >= self.policy.retries or exc.status is not None:
                     raise
@@ -159,17 +176,28 @@ class Http:
         except ValueError:
             return None
 
+    async def _attempt(
+        self, method: str, url: str, *, headers: dict[str, str] | None, content: bytes | str | None
+    ) -> Response:
+        deadline = self.policy.overall
+        try:
+            async with asyncio.timeout(deadline):
+                return await self._once(method, url, headers=headers, content=content)
+        except TimeoutError:
+            raise FetchError(f"{method} {redact(url)} did not complete within {deadline:g}s", retryable=True) from None
+
     async def _once(
         self, method: str, url: str, *, headers: dict[str, str] | None, content: bytes | str | None
     ) -> Response:
+        sent = {**self.policy.headers, **(headers or {})}
         for _ in range(_MAX_REDIRECTS + 1):
             self.policy.check(url)
             try:
-                async with self._client.stream(method, url, headers=headers, content=content) as raw:
+                async with self._client.stream(method, url, headers=sent, content=content) as raw:
                     if raw.is_redirect and "location" in raw.headers:
-                        url = urljoin(url, raw.headers["location"])
-                        if raw.status_code in (301, 302, 303):
-                            method, content = "GET", None
+                        target = urljoin(url, raw.headers["location"])
+                        method, content, sent = _redirected(raw.status_code, url, target, method, content, sent)
+                        url = target
                         continue
                     body = await self._read_capped(raw, url)
                     return Response(url=url, status=raw.status_code, headers=raw.headers, content=body)
@@ -197,3 +225,33 @@ class Http:
                 )
             chunks.append(chunk)
         return b"".join(chunks)
+
+
+def _origin(url: str) -> tuple[str, str, int | None]:
+    parts = urlsplit(url)
+    default = {"https": 443, "http": 80}.get(parts.scheme)
+    return parts.scheme, (parts.hostname or "").lower(), parts.port or default
+
+
+def _redirected(
+    status: int, url: str, target: str, method: str, content: bytes | str | None, headers: dict[str, str]
+) -> tuple[str, bytes | str | None, dict[str, str]]:
+    """The method, body and headers for following a redirect from ``url`` to ``target`` (see the
+    module docstring for the rules); FetchError when it must not be followed."""
+    here, there = _origin(url), _origin(target)
+    if here[0] == "https" and there[0] == "http":
+        raise FetchError(
+            f"refusing the redirect from {redact(url)} to {redact(target)}: https to http", retryable=False
+        )
+    if status in (301, 302, 303) and method != "HEAD":
+        method, content = "GET", None
+        headers = {k: v for k, v in headers.items() if k.lower() not in ("content-type", "content-length")}
+    if here != there:
+        if content:
+            raise FetchError(
+                f"refusing the HTTP {status} redirect from {redact(url)} to {redact(target)}: "
+                "it would re-send the request body to another host",
+                retryable=False,
+            )
+        headers = {k: v for k, v in headers.items() if k.lower() in _CROSS_ORIGIN_SAFE}
+    return method, content, headers
