@@ -6,12 +6,14 @@ import json
 import logging
 import os
 import time
+from contextlib import suppress
+from http.server import BaseHTTPRequestHandler
 
 import pytest
 
 from sap_devs.core import cache
 from sap_devs.core.http import FetchError, Http, Policy, redact
-from tests.loopback import Loopback, Route
+from tests.loopback import Loopback, Route, serve
 
 pytestmark = pytest.mark.anyio
 LOOP = frozenset({"127.0.0.1"})
@@ -106,6 +108,105 @@ async def test_redirect_within_allowed_hosts_is_followed(server) -> None:
         assert (await http.get(server.url("/old"))).json() == "moved"
 
 
+@pytest.fixture
+def slow_loris():
+    """Answers 200 and then one body byte every 0.2 s for 12 s: each byte restarts a read timeout."""
+
+    def answer(handler: BaseHTTPRequestHandler) -> None:
+        handler.send_response(200)
+        handler.send_header("content-length", "60")
+        handler.end_headers()
+        with suppress(OSError):
+            for _ in range(60):
+                handler.wfile.write(b"x")
+                handler.wfile.flush()
+                time.sleep(0.2)
+
+    with serve(answer) as srv:
+        yield f"http://127.0.0.1:{srv.server_address[1]}"
+
+
+async def test_a_trickling_server_is_cut_off_at_the_overall_deadline(slow_loris) -> None:
+    async with Http(policy(read_timeout=1.0, deadline=1.0)) as http:
+        with pytest.raises(FetchError, match=r"did not complete within 1s") as info:
+            await http.get(slow_loris + "/news")
+    assert info.value.retryable
+
+
+async def test_news_detail_gives_up_on_a_trickling_community_server(slow_loris, monkeypatch) -> None:
+    from sap_devs.core.errors import SapDevsError
+    from sap_devs.knowledge import news_detail
+
+    monkeypatch.setattr(news_detail, "DEADLINE", 1.0)
+    with pytest.raises(SapDevsError, match="did not complete within"):
+        await news_detail.get_detail(
+            "https://community.sap.com/t5/x/ba-p/1", base=slow_loris, extra_hosts=frozenset({"127.0.0.1"})
+        )
+
+
+@pytest.fixture
+def other_host():
+    """A second loopback server: another port is another origin, as another host would be."""
+    with Loopback().running() as srv:
+        yield srv
+
+
+SECRETS = {"Authorization": "Bearer T0KEN-SECRET", "Cookie": "SAP_SESSIONID=C00KIE", "x-csrf-token": "CSRF-SECRET"}
+
+
+@pytest.mark.parametrize("status", [301, 302, 303, 307, 308])
+async def test_a_redirect_to_another_origin_carries_no_credentials(server, other_host, status: int) -> None:
+    server.add("/start", status=status, headers={"Location": other_host.url("/landing")})
+    other_host.add("/landing", body=b'"landed"')
+    async with Http(policy(headers={"X-API-Key": "K3Y-SECRET"})) as http:
+        assert (await http.get(server.url("/start"), headers={**SECRETS, "Accept": "application/json"})).json() == (
+            "landed"
+        )
+    first, landed = server.requests[0].headers, other_host.requests[0].headers
+    assert first["Authorization"] == SECRETS["Authorization"] and first["X-API-Key"] == "K3Y-SECRET"
+    sent = " ".join(f"{k}: {v}" for k, v in landed.items())
+    for secret in ("T0KEN-SECRET", "C00KIE", "CSRF-SECRET", "K3Y-SECRET"):
+        assert secret not in sent
+    assert landed["Accept"] == "application/json"
+
+
+@pytest.mark.parametrize("status", [301, 302, 303])
+async def test_post_redirected_with_301_302_303_continues_as_get_without_the_body(server, other_host, status) -> None:
+    server.add("/form", status=status, headers={"Location": other_host.url("/done")})
+    other_host.add("/done", body=b"{}")
+    async with Http(policy()) as http:
+        await http.request("POST", server.url("/form"), headers=SECRETS, content=b"client_secret=S3CRET-BODY")
+    landed = other_host.requests[0]
+    assert landed.method == "GET" and landed.body == b"" and "Content-Length" not in landed.headers
+    assert "Authorization" not in landed.headers
+
+
+@pytest.mark.parametrize("status", [307, 308])
+async def test_307_308_with_a_body_to_another_origin_is_refused(server, other_host, status: int) -> None:
+    server.add("/token", status=status, headers={"Location": other_host.url("/steal")})
+    async with Http(policy()) as http:
+        with pytest.raises(FetchError, match="re-send the request body to another host") as info:
+            await http.request("POST", server.url("/token"), headers=SECRETS, content=b"client_secret=S3CRET-BODY")
+    assert other_host.requests == [] and not info.value.retryable
+
+
+async def test_307_within_the_same_origin_keeps_method_body_and_credentials(server) -> None:
+    server.add("/v1", status=307, headers={"Location": "/v2"})
+    server.add("/v2", body=b"{}")
+    async with Http(policy()) as http:
+        await http.request("POST", server.url("/v1"), headers=SECRETS, content=b"payload")
+    moved = server.requests[1]
+    assert moved.method == "POST" and moved.body == b"payload"
+    assert moved.headers["Authorization"] == SECRETS["Authorization"]
+
+
+def test_a_redirect_from_https_to_http_is_refused() -> None:
+    from sap_devs.core.http import _redirected
+
+    with pytest.raises(FetchError, match="https to http"):
+        _redirected(302, "https://127.0.0.1/a", "http://127.0.0.1/b", "GET", None, {})
+
+
 @pytest.mark.parametrize(
     "url",
     [
@@ -170,3 +271,99 @@ async def test_the_test_suite_cannot_reach_the_internet() -> None:
     async with Http(Policy(allowed_hosts=frozenset({"community.sap.com"}), read_timeout=1)) as http:
         with pytest.raises(FetchError, match="tests never touch the internet"):
             await http.get("https://community.sap.com/")
+
+
+@pytest.mark.parametrize(
+    ("content", "says"),
+    [
+        (b'{"format": 1, "name": "x", "fetched_at": 5, "data": []}', "corrupt"),
+        (b'{"format": 1, "name": "x", "data": []}', "corrupt"),
+        (b"[1, 2, 3]", "corrupt"),
+        (b'{"format": 1, "fetched_at": "2026-01-01T00:00:00+00:00", "data": ' + b"[" * 100_000, "nested too deeply"),
+        (
+            b'{"format": 1, "fetched_at": "2026-01-01T00:00:00+00:00", "data": '
+            + b"[" * 100_000
+            + b"]" * 100_000
+            + b"}",
+            "nested too deeply",
+        ),
+        (b"\xff\xfe\x00garbage\x80", "corrupt"),
+    ],
+)
+def test_unusable_cache_files_count_as_missing_with_a_warning(tmp_path, caplog, content: bytes, says: str) -> None:
+    path = cache.cache_file("news/episodes", tmp_path)
+    path.parent.mkdir(parents=True)
+    path.write_bytes(content)
+    with caplog.at_level(logging.WARNING):
+        assert cache.read("news/episodes", root=tmp_path) is None
+    assert says in caplog.text and str(path) in caplog.text
+
+
+def test_cached_data_of_the_wrong_shape_counts_as_missing(tmp_path, caplog) -> None:
+    cache.write("news-detail/abc", ["not", "a", "dict"], root=tmp_path)
+    with caplog.at_level(logging.WARNING):
+        assert cache.read("news-detail/abc", root=tmp_path, expect=dict) is None
+        assert cache.read("news-detail/abc", root=tmp_path, expect=dict) is None
+    assert caplog.text.count("not the expected shape") == 1, "reported once per file version"
+    assert cache.read("news-detail/abc", root=tmp_path, expect=list) is not None
+
+
+def _disk_full(*_args, **_kwargs):
+    import errno
+
+    raise OSError(errno.ENOSPC, "No space left on device")
+
+
+def test_a_failed_cache_write_is_a_clear_error_and_leaves_no_temp_file(tmp_path, monkeypatch) -> None:
+    cache.write("events/codejam", [1], root=tmp_path)
+    monkeypatch.setattr(os, "replace", _disk_full)
+    with pytest.raises(cache.CacheWriteError, match="No space left on device"):
+        cache.write("events/codejam", [1, 2], root=tmp_path)
+    assert cache.read("events/codejam", root=tmp_path).data == [1], "the previous copy is intact"
+    assert [p.name for p in (tmp_path / "events").iterdir()] == ["codejam.json"]
+    note = cache.save("events/codejam", [1, 2], root=tmp_path)
+    assert note is not None and "could not be cached" in note
+
+
+async def test_news_detail_fetched_fine_is_answered_even_when_the_cache_cannot_be_written(monkeypatch) -> None:
+    from pathlib import Path
+
+    from sap_devs.knowledge import news_detail
+
+    post = Path(__file__).parent / "data" / "recorded" / "developer-news-post.html"
+    with Loopback().running() as community:
+        community.add("/t5/x/ba-p/1", body=post.read_bytes())
+        monkeypatch.setattr(os, "replace", _disk_full)
+        detail, note = await news_detail.get_detail(
+            "https://community.sap.com/t5/x/ba-p/1", base=community.base, extra_hosts=frozenset({"127.0.0.1"})
+        )
+    assert detail.title == "SAP Developer News, January 23rd, 2025" and detail.items
+    assert note is not None and "could not be cached" in note and "No space left on device" in note
+
+
+async def test_a_misshapen_news_detail_cache_is_fetched_again() -> None:
+    from pathlib import Path
+
+    from sap_devs.knowledge import news_detail
+
+    url = "https://community.sap.com/t5/x/ba-p/1"
+    cache.write(news_detail.cache_name(url), {"title": "Old", "unexpected": 1})
+    post = Path(__file__).parent / "data" / "recorded" / "developer-news-post.html"
+    with Loopback().running() as community:
+        community.add("/t5/x/ba-p/1", body=post.read_bytes())
+        detail, note = await news_detail.get_detail(url, base=community.base, extra_hosts=frozenset({"127.0.0.1"}))
+    assert detail.title == "SAP Developer News, January 23rd, 2025" and note is None
+
+
+def test_temp_files_orphaned_by_a_killed_writer_are_removed(tmp_path) -> None:
+    folder = tmp_path / "news-detail"
+    folder.mkdir()
+    orphan = folder / ".abc.json.k1ll3d.tmp"
+    orphan.write_text('{"format": 1, "da')
+    old = time.time() - 3600
+    os.utime(orphan, (old, old))
+    in_progress = folder / ".def.json.wr1t1ng.tmp"
+    in_progress.write_text("{")
+    cache.write("events/codejam", [1], root=tmp_path)
+    assert not orphan.exists(), "an hour-old temp file is an orphan"
+    assert in_progress.exists(), "a fresh one may belong to a write still running in another process"

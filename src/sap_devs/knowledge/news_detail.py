@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import logging
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -18,9 +19,12 @@ from sap_devs.core.errors import SapDevsError
 from sap_devs.knowledge import news
 from sap_devs.knowledge.html_blocks import Block, parse_html, youtube_url
 
+log = logging.getLogger(__name__)
+
 HOSTS = frozenset({"community.sap.com", "blogs.sap.com"})
 TTL = dt.timedelta(hours=1)
 RAW_LIMIT = 20_000
+DEADLINE = 20.0  # seconds for the whole fetch: an agent is waiting on this answer
 _CHAPTER = re.compile(r"^(\d{1,2}:\d{2}(?::\d{2})?)\s+(.+)$")
 _ITEM_SECTIONS = ("items", "description")
 _CHAPTER_SECTIONS = ("chapter titles", "chapters")
@@ -135,21 +139,32 @@ async def get_detail(
     """(detail, note); ``base`` replaces scheme and host for fetching (tests point it at a loopback server)."""
     url = validate_url(url)
     name = cache_name(url)
-    cached = cache.read(name)
-    if cached is not None and cached.fresh(TTL):
-        return _with_episode(Detail(**cached.data)), None
+    cached = cache.read(name, expect=dict)
+    old = _from_cache(cached.data) if cached is not None else None
+    if cached is None or old is None:
+        cached = None
+    elif cached.fresh(TTL):
+        return _with_episode(old), None
     from sap_devs.core.http import Http, Policy  # imported on first use: httpx stays off the start-up path
 
     fetch_url = url if base is None else base.rstrip("/") + urlsplit(url).path
-    policy = Policy(allowed_hosts=HOSTS | extra_hosts, read_timeout=10.0, max_bytes=4 * 1024 * 1024)
+    policy = Policy(allowed_hosts=HOSTS | extra_hosts, read_timeout=10.0, deadline=DEADLINE, max_bytes=4 * 1024 * 1024)
     try:
         async with Http(policy) as http:
             response = await http.get(fetch_url, headers={"Accept": "text/html"})
         detail = parse_post(response.text(), url)
     except SapDevsError as exc:
-        if cached is not None:
+        if cached is not None and old is not None:
             note = f"Could not refresh the post ({exc}); showing the copy cached {cached.age_text()} ago."
-            return _with_episode(Detail(**cached.data)), note
+            return _with_episode(old), note
         raise SapDevsError(f"Could not read {url}: {exc}", hint="Try again later.") from None
-    cache.write(name, detail.__dict__)
-    return _with_episode(detail), None
+    return _with_episode(detail), cache.save(name, detail.__dict__)
+
+
+def _from_cache(data: dict[str, Any]) -> Detail | None:
+    """The cached post, or None when the file holds something else (it is then fetched again)."""
+    try:
+        return Detail(**data)
+    except TypeError:
+        log.warning("cached news detail has unexpected fields; fetching the post again")
+        return None
