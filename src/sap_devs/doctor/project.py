@@ -1,12 +1,21 @@
 """What kind of SAP project a folder holds, and what in it needs attention.
 
-Only reads files: no project code, build tool or package manager is run.
+Only reads files: no project code, build tool or package manager is run. The folder may be a
+cloned repository with hostile content, so the walk never follows a symbolic link out of the
+project, visits each real folder once (links to ``.`` or to a parent are loops), stops at fixed
+budgets of folders, files, bytes, findings and seconds, and turns every unreadable entry into a
+finding instead of an error.
 """
 
 from __future__ import annotations
 
 import fnmatch
 import json
+import os
+import stat
+import threading
+import time
+from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -14,7 +23,25 @@ from typing import Any, Literal
 from sap_devs.doctor.versions import parse_version
 
 Severity = Literal["error", "warning", "info"]
-_MAX_FILE = 2 * 1024 * 1024  # manifests larger than this are not a real project file
+_SKIP_DIRS = frozenset({"node_modules", ".git", "gen", "dist", "target", "mta_archives", ".venv"})
+_MARKERS = frozenset({"xs-app.json", "Chart.yaml", "manifest.json", ".abapgit.xml"})
+_SCAN_DEPTH = 4  # manifest.json of app/<name>/webapp is 3 folders down; one more for monorepos
+_MAX_SHOWN_PATH = 160
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Budgets for one check; each one hit is named in ``ProjectReport.notes``."""
+
+    max_dirs: int = 2_000
+    max_files: int = 300
+    max_file_bytes: int = 2 * 1024 * 1024  # manifests larger than this are not a real project file
+    max_findings: int = 500
+    max_seconds: float = 20.0
+
+
+class Cancelled(Exception):
+    """The caller stopped waiting; the walk stopped at its next check."""
 
 
 @dataclass(frozen=True)
@@ -43,18 +70,108 @@ class ProjectReport:
     path: Path
     detection: Detection
     findings: list[Finding]
+    notes: list[str] = field(default_factory=list)
+    """Budgets that were hit and links that were not followed: the result may be incomplete."""
+
+
+def shorten_path(text: str, limit: int = _MAX_SHOWN_PATH) -> str:
+    """A path for a message: long ones keep their start and end, which say where and what."""
+    if len(text) <= limit:
+        return text
+    keep = (limit - 1) // 2
+    return text[:keep] + "…" + text[-keep:]
+
+
+def _size(count: int) -> str:
+    if count >= 1024 * 1024:
+        return f"{count / (1024 * 1024):g} MB"
+    return f"{count / 1024:g} KB" if count >= 1024 else f"{count} bytes"
+
+
+def _within(real: str, root: str) -> bool:
+    return real == root or real.startswith(root.rstrip(os.sep) + os.sep)
 
 
 class _Reader:
-    """Reads project files once, turning unreadable or malformed ones into findings."""
+    """Reads project files once within the budgets, turning unreadable or malformed ones into findings."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, limits: Limits | None = None, cancel: threading.Event | None = None) -> None:
         self.root = root
+        self.real_root = os.path.realpath(root)
+        self.limits = limits or Limits()
+        self.cancel = cancel
+        self.deadline = time.monotonic() + self.limits.max_seconds
         self.findings: list[Finding] = []
+        self.notes: list[str] = []
+        self.files_read = 0
+        self.dirs_visited = 0
+        self.out_of_time = False
         self._texts: dict[Path, str | None] = {}
+        self._markers: dict[str, list[Path]] | None = None
+        self._warned: set[str] = set()
+
+    # --- budgets ----------------------------------------------------------------------------
+
+    def check(self) -> bool:
+        """Raise Cancelled when the caller gave up; False once the time budget is spent."""
+        if self.cancel is not None and self.cancel.is_set():
+            raise Cancelled
+        if not self.out_of_time and time.monotonic() > self.deadline:
+            self.out_of_time = True
+            self.note(f"stopped after {self.limits.max_seconds:g} s; later folders and files were not inspected")
+        return not self.out_of_time
+
+    def note(self, text: str) -> None:
+        if text not in self.notes:
+            self.notes.append(text)
+
+    def warn(self, message: str, file: str | None = None, *, severity: Severity = "warning") -> None:
+        if message not in self._warned:  # one finding per path, however often the rules ask
+            self._warned.add(message)
+            self.findings.append(Finding("file", severity, message, file=file))
+
+    # --- paths ------------------------------------------------------------------------------
 
     def rel(self, path: Path) -> str:
-        return path.relative_to(self.root).as_posix()
+        """The path relative to the root (exact: rules build paths from it)."""
+        try:
+            return path.relative_to(self.root).as_posix() or "."
+        except ValueError:
+            return path.as_posix()
+
+    def show(self, path: Path) -> str:
+        """The relative path for a message."""
+        return shorten_path(self.rel(path))
+
+    def inside(self, path: Path) -> str | None:
+        """The real path when ``path`` resolves inside the project, else None (never followed)."""
+        try:
+            real = os.path.realpath(path)
+        except (OSError, ValueError):
+            return None
+        return real if _within(real, self.real_root) else None
+
+    def _stat(self, path: Path) -> os.stat_result | None:
+        real = self.inside(path)
+        if real is None:
+            return None
+        try:
+            return os.stat(real)
+        except (OSError, ValueError):  # missing, unreadable parent, name too long, NUL byte
+            return None
+
+    def is_file(self, path: Path) -> bool:
+        st = self._stat(path)
+        return st is not None and stat.S_ISREG(st.st_mode)
+
+    def is_dir(self, path: Path) -> bool:
+        st = self._stat(path)
+        return st is not None and stat.S_ISDIR(st.st_mode)
+
+    def exists(self, path: Path) -> bool:
+        return self._stat(path) is not None
+
+    # --- files ------------------------------------------------------------------------------
 
     def text(self, path: Path) -> str | None:
         if path not in self._texts:
@@ -62,15 +179,43 @@ class _Reader:
         return self._texts[path]
 
     def _read(self, path: Path) -> str | None:
-        if not path.is_file():
+        if not self.check():
             return None
         try:
-            if path.stat().st_size > _MAX_FILE:
-                self.findings.append(Finding("file", "warning", f"{self.rel(path)} is too large to inspect."))
-                return None
-            return path.read_text(encoding="utf-8-sig")
-        except (OSError, UnicodeDecodeError) as exc:
-            self.findings.append(Finding("file", "warning", f"{self.rel(path)} cannot be read: {exc}"))
+            os.lstat(path)
+        except (OSError, ValueError):
+            return None  # absent (the usual case) or not reachable: nothing to read
+        real = self.inside(path)
+        if real is None:
+            self.warn(
+                f"{self.show(path)} is a symbolic link to a file outside the project; it was not read.", self.rel(path)
+            )
+            return None
+        try:
+            st = os.stat(real)
+        except OSError as exc:
+            self.warn(f"{self.show(path)} cannot be read: {exc.strerror or exc}.", self.rel(path))
+            return None
+        if not stat.S_ISREG(st.st_mode):
+            return None  # a folder, pipe or device under a file's name is not a project file
+        if self.files_read >= self.limits.max_files:
+            self.note(f"read the first {self.limits.max_files} files only")
+            return None
+        self.files_read += 1
+        try:
+            with open(real, "rb") as handle:
+                raw = handle.read(self.limits.max_file_bytes + 1)
+        except OSError as exc:
+            self.warn(f"{self.show(path)} cannot be read: {exc.strerror or exc}.", self.rel(path))
+            return None
+        if len(raw) > self.limits.max_file_bytes:
+            limit = _size(self.limits.max_file_bytes)
+            self.warn(f"{self.show(path)} is larger than {limit}, too large to inspect.", self.rel(path))
+            return None
+        try:
+            return raw.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            self.warn(f"{self.show(path)} is not UTF-8 text ({exc.reason}); it was not inspected.", self.rel(path))
             return None
 
     def json(self, path: Path) -> dict[str, Any] | None:
@@ -79,19 +224,22 @@ class _Reader:
             return None
         try:
             data = json.loads(raw)
-        except json.JSONDecodeError as exc:
+        except (ValueError, RecursionError) as exc:  # ValueError: also numbers beyond Python's digit limit
+            where = (
+                f" (line {exc.lineno}, column {exc.colno}: {exc.msg})" if isinstance(exc, json.JSONDecodeError) else ""
+            )
             self.findings.append(
                 Finding(
                     "syntax",
                     "error",
-                    f"{self.rel(path)} is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg}).",
-                    fix=f"Fix the JSON syntax in {self.rel(path)}; tools reading it will fail until then.",
+                    f"{self.show(path)} is not valid JSON{where}.",
+                    fix=f"Fix the JSON syntax in {self.show(path)}; tools reading it will fail until then.",
                     file=self.rel(path),
                 )
             )
             return None
         if not isinstance(data, dict):
-            self.findings.append(Finding("syntax", "error", f"{self.rel(path)} should hold a JSON object."))
+            self.findings.append(Finding("syntax", "error", f"{self.show(path)} should hold a JSON object."))
             return None
         return data
 
@@ -101,33 +249,137 @@ class _Reader:
             return None
         import yaml
 
+        from sap_devs.core import safe_yaml
+
         try:
-            return yaml.safe_load(raw)
-        except yaml.YAMLError as exc:
+            return safe_yaml.load(raw)
+        except (yaml.YAMLError, ValueError) as exc:  # ValueError: PyYAML's date and number constructors
             mark = getattr(exc, "problem_mark", None)
             where = f" (line {mark.line + 1})" if mark else ""
+            why = f": {exc.problem}" if isinstance(exc, safe_yaml.YamlBombError) else ""
             self.findings.append(
                 Finding(
                     "syntax",
                     "error",
-                    f"{self.rel(path)} is not valid YAML{where}.",
-                    fix=f"Fix the YAML syntax in {self.rel(path)}.",
+                    f"{self.show(path)} is not valid YAML{where}{why}.",
+                    fix=f"Fix the YAML syntax in {self.show(path)}.",
                     file=self.rel(path),
                 )
             )
             return None
 
+    # --- the folder walk --------------------------------------------------------------------
+
+    def markers(self) -> dict[str, list[Path]]:
+        """Marker files (manifest.json, xs-app.json, Chart.yaml, .abapgit.xml) found by one bounded walk."""
+        if self._markers is None:
+            self._markers = self._scan()
+        return self._markers
+
+    def _scan(self) -> dict[str, list[Path]]:
+        found: dict[str, list[Path]] = {name: [] for name in _MARKERS}
+        try:
+            root_stat = os.stat(self.real_root)
+        except OSError as exc:
+            self.warn(f"The project folder cannot be read: {exc.strerror or exc}.")
+            return found
+        seen = {(root_stat.st_dev, root_stat.st_ino)}
+        outside: list[str] = []
+        # breadth first: when a budget runs out, the shallow folders (where projects keep their
+        # markers) have been seen
+        queue: deque[tuple[Path, int]] = deque([(self.root, 0)])
+        while queue:
+            if not self.check():
+                break
+            if self.dirs_visited >= self.limits.max_dirs:
+                self.note(f"visited the first {self.limits.max_dirs} folders only")
+                break
+            folder, level = queue.popleft()
+            self.dirs_visited += 1
+            try:
+                with os.scandir(folder) as listing:
+                    entries = sorted(listing, key=lambda e: e.name)
+            except OSError as exc:
+                self.warn(
+                    f"{self.show(folder)} cannot be listed ({exc.strerror or exc}); it was not inspected.",
+                    self.rel(folder),
+                )
+                continue
+            for entry in entries:
+                try:
+                    is_dir = entry.is_dir()
+                    is_link = entry.is_symlink()
+                except OSError:
+                    continue
+                if is_dir:
+                    if level >= _SCAN_DEPTH or entry.name in _SKIP_DIRS or entry.name.startswith("."):
+                        continue
+                    if is_link and self.inside(Path(entry.path)) is None:
+                        outside.append(self.show(Path(entry.path)))
+                        continue
+                    try:
+                        st = entry.stat()
+                    except OSError:
+                        continue
+                    if (st.st_dev, st.st_ino) in seen:
+                        continue  # a link back to a folder already walked (., a parent, a sibling)
+                    seen.add((st.st_dev, st.st_ino))
+                    queue.append((Path(entry.path), level + 1))
+                elif entry.name in _MARKERS and (not is_link or self.inside(Path(entry.path)) is not None):
+                    found[entry.name].append(Path(entry.path))
+        if outside:
+            shown = ", ".join(outside[:3]) + (f" and {len(outside) - 3} more" if len(outside) > 3 else "")
+            self.note(f"{len(outside)} symbolic link(s) to folders outside the project were not followed ({shown})")
+        for paths in found.values():
+            paths.sort(key=lambda p: p.parts)  # the order a sorted depth-first walk gives
+        return found
+
+    def find(self, name: str, under: Path, depth: int) -> list[Path]:
+        """Marker files called ``name`` in ``under`` or up to ``depth`` folders below it."""
+        results = []
+        for path in self.markers().get(name, []):
+            try:
+                rel = path.parent.relative_to(under)
+            except ValueError:
+                continue
+            if len(rel.parts) <= depth:
+                results.append(path)
+        return results
+
+
+_MAX_IGNORE_PATTERNS = 2_000  # far above a real .gitignore; each pattern costs a compiled regex
+
 
 def _ignored_by_git(root: Path, reader: _Reader, name: str) -> bool:
     raw = reader.text(root / ".gitignore") or ""
+    patterns = 0
     for line in raw.splitlines():
         pattern = line.strip()
         if not pattern or pattern.startswith(("#", "!")):
             continue
+        patterns += 1
+        if patterns > _MAX_IGNORE_PATTERNS:
+            reader.note(f"read the first {_MAX_IGNORE_PATTERNS} .gitignore patterns only")
+            break
         pattern = pattern.lstrip("/").rstrip("/")
         if fnmatch.fnmatch(name, pattern) or pattern in ("*", "**"):
             return True
     return False
+
+
+def _as_list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
+def _is_str(value: Any) -> bool:
+    return isinstance(value, str)
+
+
+def _show(value: Any) -> str:
+    """A value from a project file, quoted for a message and never longer than a line."""
+    from sap_devs.core import safe_yaml
+
+    return f"'{shorten_path(value, 80)}'" if isinstance(value, str) else safe_yaml.shorten(value)
 
 
 def _deps(pkg: dict[str, Any]) -> tuple[dict[str, str], dict[str, str]]:
@@ -140,26 +392,6 @@ def _clean_range(spec: str) -> str:
     return spec.strip().lstrip("^~>=<! ")
 
 
-def _find(root: Path, name: str, *, depth: int = 3) -> list[Path]:
-    """Files called ``name`` up to ``depth`` folders down, skipping dependency and build folders."""
-    skip = {"node_modules", ".git", "gen", "dist", "target", "mta_archives", ".venv"}
-    found: list[Path] = []
-
-    def walk(folder: Path, level: int) -> None:
-        try:
-            entries = sorted(folder.iterdir())
-        except OSError:
-            return
-        for entry in entries:
-            if entry.is_dir() and level < depth and entry.name not in skip and not entry.name.startswith("."):
-                walk(entry, level + 1)
-            elif entry.name == name and entry.is_file():
-                found.append(entry)
-
-    walk(root, 0)
-    return found
-
-
 def _detect_cap(root: Path, reader: _Reader, det: Detection, pkg: dict[str, Any] | None) -> None:
     if pkg is not None:
         deps, dev = _deps(pkg)
@@ -167,7 +399,8 @@ def _detect_cap(root: Path, reader: _Reader, det: Detection, pkg: dict[str, Any]
             det.types.append("CAP (Node.js)")
             det.cap_runtime = "nodejs"
             if "@sap/cds" in deps:
-                det.cap_version = _clean_range(str(deps["@sap/cds"]))
+                version = deps["@sap/cds"]
+                det.cap_version = _clean_range(version)[:60] if isinstance(version, str) else None
             requires = ((pkg.get("cds") or {}).get("requires") or {}) if isinstance(pkg.get("cds"), dict) else {}
             names = [*deps, *dev, *(requires.keys() if isinstance(requires, dict) else [])]
             if any("hana" in n for n in names):
@@ -182,7 +415,7 @@ def _detect_cap(root: Path, reader: _Reader, det: Detection, pkg: dict[str, Any]
         det.types.append("CAP (Java)")
         det.cap_runtime = "java"
         return
-    if (root / ".cdsrc.json").is_file():
+    if reader.is_file(root / ".cdsrc.json"):
         det.types.append("CAP (Node.js)")
         det.cap_runtime = "nodejs"
 
@@ -192,27 +425,27 @@ def detect(root: Path, reader: _Reader | None = None) -> tuple[Detection, dict[s
     det = Detection()
     pkg = reader.json(root / "package.json")
     _detect_cap(root, reader, det, pkg)
-    if (root / "mta.yaml").is_file() or (root / ".mta.yaml").is_file():
+    if reader.is_file(root / "mta.yaml") or reader.is_file(root / ".mta.yaml"):
         det.types.append("MTA")
         det.deployment.append("mta-cf")
-    if (root / "xs-security.json").is_file():
+    if reader.is_file(root / "xs-security.json"):
         det.auth = "xsuaa"
     deps, _dev = _deps(pkg) if pkg else ({}, {})
-    if (root / "xs-app.json").is_file() or "@sap/approuter" in deps or _find(root, "xs-app.json", depth=2):
+    if reader.is_file(root / "xs-app.json") or "@sap/approuter" in deps or reader.find("xs-app.json", root, 2):
         det.types.append("App router")
     for chart_dir in ("chart", "helm", "charts"):
-        if (root / chart_dir).is_dir() and _find(root / chart_dir, "Chart.yaml", depth=2):
+        if reader.is_dir(root / chart_dir) and reader.find("Chart.yaml", root / chart_dir, 2):
             det.types.append("Kyma / Helm")
             det.deployment.append("helm-kyma")
             break
-    manifests = _find(root, "manifest.json", depth=4)
+    manifests = reader.find("manifest.json", root, 4)
     ui5_roots = sorted({m.parent.parent for m in manifests if m.parent.name == "webapp"})
-    if (root / "ui5.yaml").is_file() and root not in ui5_roots:
+    if reader.is_file(root / "ui5.yaml") and root not in ui5_roots:
         ui5_roots.insert(0, root)
     if ui5_roots:
         det.types.append("SAPUI5 / Fiori")
         det.ui5_apps = [reader.rel(r) if r != root else "." for r in ui5_roots]
-    abapgit = _find(root, ".abapgit.xml", depth=1)
+    abapgit = reader.find(".abapgit.xml", root, 1)
     if abapgit:
         det.types.append("ABAP (abapGit)")
         det.abap_packages = [reader.rel(p.parent) if p.parent != root else "." for p in abapgit]
@@ -251,7 +484,7 @@ def _cap_findings(
                     file="package.json",
                 )
             )
-    if not (root / "default-env.json").is_file() and not _ignored_by_git(root, reader, "default-env.json"):
+    if not reader.is_file(root / "default-env.json") and not _ignored_by_git(root, reader, "default-env.json"):
         out.append(
             Finding(
                 "security",
@@ -288,7 +521,7 @@ def _cap_findings(
 def _secret_findings(root: Path, reader: _Reader) -> list[Finding]:
     out = []
     for name in ("default-env.json", ".cdsrc-private.json", ".env"):
-        if (root / name).is_file() and not _ignored_by_git(root, reader, name):
+        if reader.is_file(root / name) and not _ignored_by_git(root, reader, name):
             out.append(
                 Finding(
                     "security",
@@ -302,7 +535,7 @@ def _secret_findings(root: Path, reader: _Reader) -> list[Finding]:
 
 
 def _mta_findings(root: Path, reader: _Reader) -> list[Finding]:
-    path = root / "mta.yaml" if (root / "mta.yaml").is_file() else root / ".mta.yaml"
+    path = root / "mta.yaml" if reader.is_file(root / "mta.yaml") else root / ".mta.yaml"
     data = reader.yaml(path)
     if not isinstance(data, dict):
         return []
@@ -313,22 +546,27 @@ def _mta_findings(root: Path, reader: _Reader) -> list[Finding]:
             out.append(
                 Finding("mta", "error", f"{name} has no '{key}'.", fix=f"Add a '{key}' entry at the top.", file=name)
             )
-    modules = data.get("modules") or []
-    if isinstance(modules, list):
-        for module in modules:
-            if not isinstance(module, dict):
-                continue
-            mod_path = module.get("path")
-            if mod_path and not (root / str(mod_path)).exists():
-                out.append(
-                    Finding(
-                        "mta",
-                        "error",
-                        f"{name}: module '{module.get('name')}' points to '{mod_path}', which does not exist.",
-                        fix="Correct the module path, or run 'cds build --production' first if it is a gen/ folder.",
-                        file=name,
-                    )
+    for module in _as_list(data.get("modules")):
+        if len(out) >= reader.limits.max_findings or not reader.check():
+            break
+        if not isinstance(module, dict):
+            continue
+        mod_path = module.get("path")
+        if not isinstance(mod_path, str) or not mod_path:
+            continue
+        target = root / mod_path
+        if reader.inside(target) is None:
+            continue  # outside the project (or unusable): not ours to look at
+        if not reader.exists(target):
+            out.append(
+                Finding(
+                    "mta",
+                    "error",
+                    f"{name}: module {_show(module.get('name'))} points to {_show(mod_path)}, which does not exist.",
+                    fix="Correct the module path, or run 'cds build --production' first if it is a gen/ folder.",
+                    file=name,
                 )
+            )
     return out
 
 
@@ -347,19 +585,23 @@ def _xsuaa_findings(root: Path, reader: _Reader) -> list[Finding]:
                 file="xs-security.json",
             )
         )
-    scopes = {s.get("name") for s in data.get("scopes") or [] if isinstance(s, dict)}
+    scopes = {s.get("name") for s in _as_list(data.get("scopes")) if isinstance(s, dict) and _is_str(s.get("name"))}
     xsappname = data.get("xsappname", "")
-    for template in data.get("role-templates") or []:
+    for template in _as_list(data.get("role-templates")):
         if not isinstance(template, dict):
             continue
-        for ref in template.get("scope-references") or []:
-            if ref not in scopes and not str(ref).startswith("uaa."):
+        for ref in _as_list(template.get("scope-references")):
+            if len(out) >= reader.limits.max_findings:
+                break
+            if isinstance(ref, str) and ref not in scopes and not ref.startswith("uaa."):
+                suffix = shorten_path(ref.split(".")[-1], 60)
                 out.append(
                     Finding(
                         "security",
                         "error",
-                        f"Role template '{template.get('name')}' references scope '{ref}', which is not defined.",
-                        fix=f"Define the scope under 'scopes' (usually '$XSAPPNAME.{str(ref).split('.')[-1]}').",
+                        f"Role template {_show(template.get('name'))} references scope {_show(ref)}, "
+                        "which is not defined.",
+                        fix=f"Define the scope under 'scopes' (usually '$XSAPPNAME.{suffix}').",
                         file="xs-security.json",
                     )
                 )
@@ -382,8 +624,9 @@ def _ui5_findings(root: Path, reader: _Reader, det: Detection) -> list[Finding]:
         app_root = root / app
         manifest_path = app_root / "webapp" / "manifest.json"
         ui5_yaml = app_root / "ui5.yaml"
-        label = reader.rel(manifest_path) if manifest_path.is_file() else None
-        if manifest_path.is_file():
+        has_manifest = reader.is_file(manifest_path)
+        label = reader.rel(manifest_path) if has_manifest else None
+        if has_manifest:
             manifest = reader.json(manifest_path)
             if manifest is not None:
                 sap_app = manifest.get("sap.app") if isinstance(manifest.get("sap.app"), dict) else None
@@ -399,19 +642,20 @@ def _ui5_findings(root: Path, reader: _Reader, det: Detection) -> list[Finding]:
                     )
                 sap_ui5 = manifest.get("sap.ui5") if isinstance(manifest.get("sap.ui5"), dict) else {}
                 deps = sap_ui5.get("dependencies") if isinstance(sap_ui5.get("dependencies"), dict) else {}
-                min_version = parse_version(str(deps.get("minUI5Version", ""))) if deps.get("minUI5Version") else None
+                wanted = deps.get("minUI5Version")
+                min_version = parse_version(wanted[:60]) if isinstance(wanted, str) and wanted else None
                 if min_version and min_version < (1, 71, 0):
                     out.append(
                         Finding(
                             "ui5",
                             "warning",
-                            f"{label} targets minUI5Version {deps['minUI5Version']}, older than any maintained "
+                            f"{label} targets minUI5Version {shorten_path(wanted, 60)}, older than any maintained "
                             "SAPUI5 long-term release.",
                             fix="Raise sap.ui5/dependencies/minUI5Version to a maintained version (1.120 or later).",
                             file=label,
                         )
                     )
-        if not ui5_yaml.is_file():
+        if not reader.is_file(ui5_yaml):
             out.append(
                 Finding(
                     "ui5",
@@ -436,8 +680,18 @@ def _ui5_findings(root: Path, reader: _Reader, det: Detection) -> list[Finding]:
     return out
 
 
-def check_project(root: Path, *, cds_current: str | None = None) -> ProjectReport:
-    reader = _Reader(root)
+def check_project(
+    root: Path,
+    *,
+    cds_current: str | None = None,
+    limits: Limits | None = None,
+    cancel: threading.Event | None = None,
+) -> ProjectReport:
+    """Detect the project kind and collect findings, within ``limits``.
+
+    Raises Cancelled soon after ``cancel`` is set (checked before every folder and file).
+    """
+    reader = _Reader(root, limits, cancel)
     det, pkg = detect(root, reader)
     findings = [
         *_cap_findings(root, reader, det, pkg, cds_current),
@@ -449,4 +703,8 @@ def check_project(root: Path, *, cds_current: str | None = None) -> ProjectRepor
     findings = reader.findings + findings
     order = {"error": 0, "warning": 1, "info": 2}
     findings.sort(key=lambda f: order[f.severity])
-    return ProjectReport(path=root, detection=det, findings=findings)
+    cap = reader.limits.max_findings
+    if len(findings) > cap:
+        reader.note(f"kept the first {cap} findings (errors first)")
+        findings = findings[:cap]
+    return ProjectReport(path=root, detection=det, findings=findings, notes=reader.notes)

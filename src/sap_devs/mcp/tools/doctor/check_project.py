@@ -3,20 +3,27 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
+import os
+import threading
 from pathlib import Path
 
 from pydantic import BaseModel, Field
 
-from sap_devs.doctor.project import check_project
+from sap_devs.doctor.project import Limits, check_project, shorten_path
+from sap_devs.mcp.dispatch import deadline
 from sap_devs.mcp.framework import Envelope, Tool, ToolContext, ToolError, ToolInput, ToolOutput
 
 MAX_FINDINGS = 100
+MAX_PATH = 4096  # PATH_MAX on Linux; longer cannot name a folder anywhere
+LIMITS = Limits()
 
 
 class Input(ToolInput):
     path: str | None = Field(
         None,
         min_length=1,
+        max_length=MAX_PATH,
         description=(
             "Absolute path of the project root folder. Omit to check the folder the MCP server was started in."
         ),
@@ -53,17 +60,37 @@ class Output(ToolOutput):
 def _resolve(path: str | None, ctx: ToolContext) -> Path:
     if path is None:
         return ctx.cwd
-    candidate = Path(path).expanduser()
+    shown = shorten_path(path)
+    if "\0" in path:
+        raise ToolError(f"path contains a NUL character: {shown!r}.", hint="Pass the project root folder.")
+    try:
+        candidate = Path(path).expanduser()
+    except RuntimeError:  # ~user of an unknown user
+        candidate = Path(path)
     if not candidate.is_absolute():
         raise ToolError(
-            f"path must be absolute, got {path!r}.",
+            f"path must be absolute, got {shown!r}.",
             hint="Pass the full path of the project root, or omit path to use the server's working folder.",
         )
-    if not candidate.exists():
-        raise ToolError(f"{path} does not exist.", hint="Pass the project root folder.")
-    if not candidate.is_dir():
-        raise ToolError(f"{path} is a file, not a folder.", hint="Pass the project root folder that contains it.")
-    return candidate.resolve()
+    try:
+        is_dir = candidate.is_dir()
+        exists = is_dir or candidate.exists()
+        resolved = candidate.resolve() if is_dir else candidate
+    except OSError as exc:  # too long a name, no permission on a parent, a link loop
+        raise ToolError(
+            f"{shown} cannot be opened: {exc.strerror or exc}.",
+            hint="Pass the project root folder, readable by the user the MCP server runs as.",
+        ) from None
+    if not exists:
+        raise ToolError(f"{shown} does not exist.", hint="Pass the project root folder.")
+    if not is_dir:
+        raise ToolError(f"{shown} is a file, not a folder.", hint="Pass the project root folder that contains it.")
+    if not os.access(resolved, os.R_OK | os.X_OK):
+        raise ToolError(
+            f"{shown} cannot be read (permission denied).",
+            hint="Pass a folder readable by the user the MCP server runs as.",
+        )
+    return resolved
 
 
 async def handle(params: Input, ctx: ToolContext) -> Output:
@@ -71,7 +98,14 @@ async def handle(params: Input, ctx: ToolContext) -> Output:
     cds_current = None
     for pack in ctx.knowledge.packs:
         cds_current = cds_current or pack.meta.versions.get("@sap/cds")
-    report = await asyncio.to_thread(check_project, root, cds_current=cds_current)
+    # The dispatcher abandons (cannot stop) a worker at its deadline: finish before it instead.
+    limits = dataclasses.replace(LIMITS, max_seconds=min(LIMITS.max_seconds, deadline() * 0.75))
+    cancel = threading.Event()
+    try:
+        report = await asyncio.to_thread(check_project, root, cds_current=cds_current, limits=limits, cancel=cancel)
+    except asyncio.CancelledError:
+        cancel.set()  # the worker thread cannot be killed; it stops at its next folder or file
+        raise
     findings = [
         FindingOut(category=f.category, severity=f.severity, message=f.message, fix=f.fix, file=f.file)
         for f in report.findings
@@ -83,6 +117,10 @@ async def handle(params: Input, ctx: ToolContext) -> Output:
     else:
         errors = sum(1 for f in findings if f.severity == "error")
         hint = f"{len(findings)} finding(s), {errors} error(s). Fix errors first."
+    if len(findings) > MAX_FINDINGS:
+        hint += f" Showing the first {MAX_FINDINGS} (errors first)."
+    if report.notes:
+        hint += " Incomplete check: " + "; ".join(report.notes) + "."
     det = report.detection
     return Output(
         path=str(report.path),
