@@ -21,6 +21,7 @@ import httpx
 from sap_devs.adt.config import AdtConfig
 from sap_devs.adt.errors import AdtError, exception_details
 from sap_devs.core.http import user_agent
+from sap_devs.core.log import register_secret
 
 _MEDIA = re.compile(r"application/vnd\.sap\.[A-Za-z0-9.+-]+|application/xml|text/plain")
 _CHANGING = ("POST", "PUT", "DELETE", "PATCH")
@@ -39,6 +40,8 @@ class AdtResponse:
 class AdtClient:
     def __init__(self, config: AdtConfig, *, transport: httpx.AsyncBaseTransport | None = None) -> None:
         self.config = config
+        for secret in config.secrets():
+            register_secret(secret)
         token_auth = bool(config.bearer_token or config.service_key)
         auth = None if token_auth else httpx.BasicAuth(config.user or "", config.password or "")
         headers = {"User-Agent": user_agent()}
@@ -63,7 +66,9 @@ class AdtClient:
         from sap_devs.adt.btp import access_token, load_service_key
 
         key = load_service_key(self.config.service_key or "")
-        self._http.headers["Authorization"] = f"Bearer {await access_token(key)}"
+        token = await access_token(key)
+        register_secret(token)
+        self._http.headers["Authorization"] = f"Bearer {token}"
         self._token_checked = True
 
     async def aclose(self) -> None:
@@ -90,6 +95,7 @@ class AdtClient:
                 response = await self._send("GET", "/sap/bc/adt/core/discovery", fetch)
             self._raise_for(response, "/sap/bc/adt/core/discovery")
             self._csrf = response.headers.get("x-csrf-token")
+            register_secret(self._csrf)
             if not self._csrf:
                 raise AdtError("The system did not issue a CSRF token; changes are not possible on this connection.")
 
@@ -132,6 +138,8 @@ class AdtClient:
                 f"Cannot reach {self.config.url}: {type(exc).__name__}.",
                 hint="Check SAP_URL, the network or VPN, and that the ICF service /sap/bc/adt is active.",
             ) from None
+        for cookie in self._http.cookies.jar:  # session cookies identify a logged-on user
+            register_secret(cookie.value)
         return AdtResponse(raw.status_code, raw.headers, raw.content)
 
     async def request(

@@ -27,8 +27,10 @@ import httpx
 
 from sap_devs import package_version
 from sap_devs.core.errors import SapDevsError
+from sap_devs.core.log import quiet_http_loggers
 
 log = logging.getLogger(__name__)
+quiet_http_loggers()  # httpx/httpcore debug output carries headers: held back wherever requests are made
 
 LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})
 _SECRET_PARAMS = frozenset({"key", "api_key", "apikey", "token", "access_token", "client_secret", "password", "sig"})

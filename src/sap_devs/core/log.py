@@ -1,10 +1,71 @@
-"""Logging set-up: diagnostics go to stderr only, because stdout belongs to MCP or to command output."""
+"""Logging set-up: diagnostics go to stderr only, because stdout belongs to MCP or to command output.
+
+No credential may reach a log at any level. httpcore's DEBUG trace prints whole response header
+lists (the ADT session cookie, the CSRF token) and httpx's INFO line prints URLs, so those
+libraries are held at WARNING whatever SAP_DEVS_LOG_LEVEL says, from the moment sap-devs can make
+a request (also inside other programs using the Python API); and our own stderr handler scrubs
+header values and the secrets registered with ``register_secret`` from every record it writes.
+"""
 
 from __future__ import annotations
 
 import logging
 import os
+import re
 import sys
+import threading
+
+# Libraries whose DEBUG/INFO output carries headers or full URLs of our requests.
+HTTP_LOGGERS = ("httpx", "httpcore", "h11", "h2", "hpack")
+
+_HEADER = re.compile(
+    r"(?i)\b(authorization|proxy-authorization|cookie|set-cookie|x-csrf-token|x-api-key|sap_sessionid\w*|mysapsso2)"
+    r"(['\"]?\s*(?:[:=]|,\s*b?['\"])\s*(?:b?['\"])?)"
+    r"(?!fetch\b)[^\s'\"][^'\"\r\n,;)\]]*"
+)
+_SCHEME = re.compile(r"(?i)\b(basic|bearer)\s+[A-Za-z0-9._~+/=-]{6,}")
+_secrets: set[str] = set()
+_secrets_lock = threading.Lock()
+
+
+def register_secret(value: str | None) -> None:
+    """Never print ``value`` (a password, token or session id) in a log line, whatever the logger."""
+    if value and len(value) >= 4:  # shorter values would blank out ordinary words
+        with _secrets_lock:
+            _secrets.add(value)
+
+
+def redact(text: str) -> str:
+    with _secrets_lock:
+        secrets = sorted(_secrets, key=len, reverse=True)
+    for secret in secrets:
+        text = text.replace(secret, "***")
+    text = _HEADER.sub(lambda m: f"{m.group(1)}{m.group(2)}***", text)
+    return _SCHEME.sub(lambda m: f"{m.group(1)} ***", text)
+
+
+class RedactingFilter(logging.Filter):
+    """Rewrites a record's message (and traceback) with secrets and header values masked."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        try:
+            message = record.getMessage()
+        except Exception:  # a broken format string is logging's problem to report, not ours to crash on
+            return True
+        record.msg, record.args = redact(message), None
+        if record.exc_info and not record.exc_text:
+            record.exc_text = logging.Formatter().formatException(record.exc_info)
+        if record.exc_text:
+            record.exc_text = redact(record.exc_text)
+        return True
+
+
+def quiet_http_loggers() -> None:
+    """Hold the HTTP libraries at WARNING or above (never lowers a level someone set higher)."""
+    for name in HTTP_LOGGERS:
+        logger = logging.getLogger(name)
+        if logger.level < logging.WARNING:
+            logger.setLevel(logging.WARNING)
 
 
 def setup_logging() -> None:
@@ -12,3 +73,7 @@ def setup_logging() -> None:
     logging.basicConfig(
         stream=sys.stderr, level=getattr(logging, level, logging.WARNING), format="sap-devs %(levelname)s %(message)s"
     )
+    for handler in logging.getLogger().handlers:
+        if not any(isinstance(f, RedactingFilter) for f in handler.filters):
+            handler.addFilter(RedactingFilter())
+    quiet_http_loggers()
