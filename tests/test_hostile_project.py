@@ -135,6 +135,9 @@ def test_file_and_finding_budgets(tmp_path: Path) -> None:
     [too_big] = [f for f in report.findings if f.file == "mta.yaml"]
     assert too_big.message == "mta.yaml is larger than 2 KB, too large to inspect."
     assert too_big.severity == "warning"
+    report = check_project(root, limits=Limits(max_total_bytes=100))  # package.json alone is larger
+    assert report.detection.types == ["MTA"], "package.json was not read, so CAP is not detected"
+    assert "read the first 100 bytes of files only" in report.notes
 
 
 async def test_more_findings_than_shown_says_so(bundled_ctx, tmp_path: Path) -> None:

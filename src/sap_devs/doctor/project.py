@@ -33,9 +33,10 @@ _MAX_SHOWN_PATH = 160
 class Limits:
     """Budgets for one check; each one hit is named in ``ProjectReport.notes``."""
 
-    max_dirs: int = 2_000
-    max_files: int = 300
+    max_dirs: int = 10_000  # ~1 s of listing; dependency and build folders are never entered
+    max_files: int = 1_000
     max_file_bytes: int = 2 * 1024 * 1024  # manifests larger than this are not a real project file
+    max_total_bytes: int = 64 * 1024 * 1024  # texts are kept for the whole check
     max_findings: int = 500
     max_seconds: float = 20.0
 
@@ -104,6 +105,7 @@ class _Reader:
         self.findings: list[Finding] = []
         self.notes: list[str] = []
         self.files_read = 0
+        self.bytes_read = 0
         self.dirs_visited = 0
         self.out_of_time = False
         self._texts: dict[Path, str | None] = {}
@@ -201,16 +203,24 @@ class _Reader:
         if self.files_read >= self.limits.max_files:
             self.note(f"read the first {self.limits.max_files} files only")
             return None
+        room = self.limits.max_total_bytes - self.bytes_read
+        if room <= 0:
+            self.note(f"read the first {_size(self.limits.max_total_bytes)} of files only")
+            return None
         self.files_read += 1
         try:
             with open(real, "rb") as handle:
-                raw = handle.read(self.limits.max_file_bytes + 1)
+                raw = handle.read(min(self.limits.max_file_bytes, room) + 1)
         except OSError as exc:
             self.warn(f"{self.show(path)} cannot be read: {exc.strerror or exc}.", self.rel(path))
             return None
+        self.bytes_read += len(raw)
         if len(raw) > self.limits.max_file_bytes:
             limit = _size(self.limits.max_file_bytes)
             self.warn(f"{self.show(path)} is larger than {limit}, too large to inspect.", self.rel(path))
+            return None
+        if len(raw) > room:
+            self.note(f"read the first {_size(self.limits.max_total_bytes)} of files only")
             return None
         try:
             return raw.decode("utf-8-sig")
