@@ -13,7 +13,10 @@ class Input(ToolInput):
     name: str = name_field("Table or CDS view name", "T000")
     columns: list[str] = Field(default_factory=list, max_length=100, description="Columns to return (default: all).")
     where: str | None = Field(
-        None, max_length=2000, description="ABAP SQL condition without the WHERE keyword, e.g. MANDT = '100'."
+        None,
+        max_length=2000,
+        description="ABAP SQL condition on this table's columns without the WHERE keyword, e.g. MTEXT LIKE '%Test%' "
+        "(no subqueries, ORDER BY or UNION).",
     )
     order_by: list[str] = Field(default_factory=list, max_length=10, description="Columns to sort by.")
     max_rows: int = ROWS_FIELD

@@ -13,7 +13,7 @@ class Input(ToolInput):
     query: str = Field(
         min_length=6,
         max_length=10_000,
-        description="One ABAP SQL SELECT (joins, aggregates, WITH allowed; no INTO, no ';' or '.').",
+        description="One ABAP SQL SELECT (joins, aggregates, WITH allowed; no INTO, no ';' or '.', logon client only).",
         examples=["SELECT carrid, COUNT(*) AS flights FROM sflight GROUP BY carrid"],
     )
     max_rows: int = ROWS_FIELD
