@@ -166,6 +166,8 @@ def test_length_is_bounded_and_checking_is_linear() -> None:
     assert "not closed" in refused(worst)
     comments = "SELECT * FROM t000\n" + '" x\n' * ((MAX_QUERY_LENGTH - 40) // 4)
     assert check_select(comments) == "SELECT * FROM t000"
+    many_literals = "SELECT * FROM t000 WHERE " + " OR ".join(["a = 'x'"] * ((MAX_QUERY_LENGTH - 40) // 11))
+    assert check_select(many_literals) == many_literals
     assert time.perf_counter() - start < 1.0
 
 

@@ -76,16 +76,16 @@ def tokenize(text: str) -> Scanned:
     tokens: list[Token] = []
     out: list[str] = []
     i, n, line, line_start = 0, len(text), 1, 0
+    eol = _line_end(text, 0)  # found once per line, so scanning stays linear however many literals a line holds
     while i < n:
         ch = text[i]
         if ch in LINE_BREAKS:
             i += 2 if text.startswith("\r\n", i) else 1
-            line, line_start = line + 1, i
+            line, line_start, eol = line + 1, i, _line_end(text, i)
             _space(out)
             continue
         if ch == '"' or (ch == "*" and i == line_start):
-            found = _BREAK.search(text, i)
-            i = found.start() if found else n
+            i = eol
             continue
         if blank := _BLANK.match(text, i):
             _space(out)
@@ -93,7 +93,7 @@ def tokenize(text: str) -> Scanned:
             continue
         column = i - line_start + 1
         if ch in "'`":
-            end = _literal_end(text, i, line, column)
+            end = _literal_end(text, i, eol, line, column)
             tokens.append(Token("literal", text[i:end], line, column))
         elif word := _WORD.match(text, i):
             end = word.end()
@@ -117,11 +117,14 @@ def _space(out: list[str]) -> None:
         out.append(" ")
 
 
-def _literal_end(text: str, start: int, line: int, column: int) -> int:
-    """Index just after the literal opened at ``start``; literals end on their own line."""
-    quote = text[start]
+def _line_end(text: str, start: int) -> int:
     found = _BREAK.search(text, start)
-    limit = found.start() if found else len(text)
+    return found.start() if found else len(text)
+
+
+def _literal_end(text: str, start: int, limit: int, line: int, column: int) -> int:
+    """Index just after the literal opened at ``start``; literals end on their own line (before ``limit``)."""
+    quote = text[start]
     i = start + 1
     while True:
         close = text.find(quote, i, limit)
