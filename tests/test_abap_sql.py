@@ -134,6 +134,8 @@ def test_valid_queries_pass_and_are_sent_without_comments_or_the_final_period() 
         ("SELECT * FROM t000 WHERE 100DELETE = 1", "DELETE"),
         ("SELECT * FROM t000 CONNECTION ('R/3*OTHER')", "CONNECTION"),
         ("SELECT * FROM zview WITH PRIVILEGED ACCESS", "PRIVILEGED ACCESS"),
+        ("SELECT * FROM t000 WHERE mandt = @( zcl_cleanup=>run( ) )", "Host expressions"),
+        ("SELECT * FROM t000 WHERE mandt = @ ( zcl_cleanup=>run( ) )", "Host expressions"),
         ("SELECT\u00a0* FROM t000", "U+00A0"),
         ("SELECT * FROM t000\x00", "U+0000"),
     ],

@@ -161,6 +161,13 @@ def check_select(statement: str, *, cross_client: bool = False) -> str:
                 f"Run one SELECT at a time: {what} are not allowed outside string literals "
                 f"(line {token.line}, column {token.column})."
             )
+    for token, following in itertools.pairwise(tokens):
+        # @( ... ) evaluates ABAP, including method calls that could change data behind the SELECT
+        if token.kind == "punct" and token.text == "@" and following.text == "(":
+            raise QueryRefused(
+                f"Host expressions @( ... ) are refused (line {token.line}, column {token.column}): they run ABAP code.",
+                hint="Write the value as a literal instead.",
+            )
     words = [t.upper for t in tokens if t.kind == "word"]
     for word in words:
         if word in CHANGING:
