@@ -249,3 +249,34 @@ def test_an_error_for_the_last_line_before_end_of_input_is_still_written(tmp_pat
     assert server.receive()["error"]["code"] == -32700
     server.close()
     assert server.proc.returncode == 0
+
+
+@pytest.mark.parametrize(
+    ("settings", "says"),
+    [
+        ({"SAP_URL": "https://my-s4.example:44300"}, "no credentials"),
+        ({"SAP_URL": "https://my-s4.example:99999", "SAP_USER": "DEV", "SAP_PASSWORD": "pw"}, "Port out of range"),
+        (
+            {"SAP_URL": "https://my-s4.example", "SAP_USER": "DEV", "SAP_PASSWORD": "pw", "SAP_TIMEOUT": "abc"},
+            "SAP_TIMEOUT must be a positive number of seconds",
+        ),
+    ],
+)
+async def test_a_broken_abap_configuration_leaves_the_knowledge_tools_working(
+    tmp_path: Path, settings: dict[str, str], says: str
+) -> None:
+    env = server_env(tmp_path)
+    for var in ("SAP_DEVS_SYSTEM", "SAP_SERVICE_KEY", "SAP_BEARER_TOKEN", "SAP_USER", "SAP_PASSWORD", "SAP_TIMEOUT"):
+        env.pop(var, None)
+    env.update(settings)
+    errlog = tmp_path / "stderr.txt"
+    serve = f'exec "{sys.executable}" -m sap_devs mcp serve --tools full 2>"{errlog}"'
+    params = StdioServerParameters(command="/bin/sh", args=["-c", serve], env=env, cwd=str(tmp_path))
+    async with Client(params, mode="legacy") as client:
+        known = await client.call_tool("get_known_errors", {"query": "SQL error 258"})
+        assert not known.is_error
+        abap = await client.call_tool("get_class", {"name": "ZCL_SAMPLE_CLASS"})
+        assert abap.is_error and says in abap.content[0].text
+        assert "Internal error" not in abap.content[0].text
+    stderr = errlog.read_text()
+    assert says in stderr and "Traceback" not in stderr and stderr.count("ABAP tools unavailable") == 1

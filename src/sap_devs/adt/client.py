@@ -18,7 +18,7 @@ from urllib.parse import urlsplit
 
 import httpx
 
-from sap_devs.adt.config import AdtConfig
+from sap_devs.adt.config import AdtConfig, AdtConfigError
 from sap_devs.adt.errors import AdtError, exception_details
 from sap_devs.core.http import user_agent
 from sap_devs.core.log import register_secret
@@ -39,6 +39,11 @@ class AdtResponse:
 
 class AdtClient:
     def __init__(self, config: AdtConfig, *, transport: httpx.AsyncBaseTransport | None = None) -> None:
+        if config.problem is not None:  # the server started anyway; every ABAP tool says what to fix
+            raise AdtConfigError(
+                f"The SAP system configuration cannot be used: {config.problem.message}",
+                hint=config.problem.hint or "Fix the setting, then restart the MCP server.",
+            )
         self.config = config
         for secret in config.secrets():
             register_secret(secret)

@@ -1,8 +1,20 @@
-"""Which SAP system to talk to, from the environment. Secrets are kept out of every repr and message."""
+"""Which SAP system to talk to, from the environment. Secrets are kept out of every repr and message.
+
+A configuration problem (SAP_URL without credentials, a bad SAP_TIMEOUT or port, a broken
+systems.yaml) raises AdtConfigError with one line saying what to fix. Inside ``deferred_errors()``
+(the MCP server) it does not stop the caller: ``configured`` returns an unusable configuration
+that carries the error, the knowledge tools work as usual, and the ABAP tools answer with that
+error when called.
+"""
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
+import math
 import os
+import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -11,6 +23,10 @@ from urllib.parse import urlsplit
 from sap_devs.core.errors import SapDevsError
 
 SYSTEM_TYPES = ("onprem", "cloud", "legacy")
+MAX_TIMEOUT = 3600.0
+_HOST = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?|\[[0-9A-Fa-f:.]+\]")
+_CLIENT = re.compile(r"\d{3}")
+_deferring = contextvars.ContextVar("sap_devs_adt_deferring", default=False)
 
 
 class AdtConfigError(SapDevsError):
@@ -29,6 +45,14 @@ class AdtConfig:
     timeout: float = 30.0
     service_key: str | None = None
     """Path of an SAP BTP ABAP environment service key: tokens come from `sap-devs abap login`."""
+    problem: AdtConfigError | None = field(default=None, repr=False, compare=False)
+    """Why this configuration cannot be used (see ``deferred_errors``); None when it can."""
+
+    @classmethod
+    def unusable(cls, problem: AdtConfigError, env: dict[str, str] | None = None) -> AdtConfig:
+        env = dict(os.environ) if env is None else env
+        system_type = (env.get("SAP_SYSTEM_TYPE") or "onprem").strip().lower()
+        return cls(url="", system_type=system_type if system_type in SYSTEM_TYPES else "onprem", problem=problem)
 
     @property
     def host(self) -> str:
@@ -54,10 +78,10 @@ class AdtConfig:
                 f"{path}: system {name!r} holds a plain-text password.",
                 hint="Remove it; use password_env (an environment variable name) or the OS keyring.",
             )
-        password = env.get(entry["password_env"]) if entry.get("password_env") else None
+        password = env.get(str(entry["password_env"])) if entry.get("password_env") else None
         if password is None and entry.get("user") and not entry.get("token_env"):
             password = _keyring_password(name)
-        token = env.get(entry["token_env"]) if entry.get("token_env") else None
+        token = env.get(str(entry["token_env"])) if entry.get("token_env") else None
         merged = {
             "SAP_URL": str(entry.get("url") or ""),
             "SAP_CLIENT": str(entry.get("client") or ""),
@@ -86,11 +110,7 @@ class AdtConfig:
             url = url or key.url
         if not url:
             return None
-        parts = urlsplit(url)
-        if parts.scheme not in ("https", "http") or not parts.hostname:
-            raise AdtConfigError(f"SAP_URL must be an http(s) URL such as https://host:44300, got {url!r}.")
-        if parts.username or parts.password:
-            raise AdtConfigError("SAP_URL must not contain a user or password; use SAP_USER and SAP_PASSWORD.")
+        parts = _checked_url(url)
         system_type = (env.get("SAP_SYSTEM_TYPE") or ("cloud" if key_path else "onprem")).strip().lower()
         if system_type not in SYSTEM_TYPES:
             raise AdtConfigError(f"SAP_SYSTEM_TYPE must be one of {', '.join(SYSTEM_TYPES)}, got {system_type!r}.")
@@ -101,24 +121,73 @@ class AdtConfig:
                 "SAP_URL is set but no credentials: set SAP_USER and SAP_PASSWORD, "
                 "or SAP_BEARER_TOKEN for an SAP BTP ABAP environment."
             )
+        client = (env.get("SAP_CLIENT") or "").strip() or None
+        if client is not None and not _CLIENT.fullmatch(client):
+            raise AdtConfigError(f"SAP_CLIENT must be a three-digit client number such as 100, got {client!r}.")
         return cls(
             url=f"{parts.scheme}://{parts.netloc}",
-            client=(env.get("SAP_CLIENT") or "").strip() or None,
+            client=client,
             language=(env.get("SAP_LANGUAGE") or "").strip() or None,
             user=user,
             password=password,
             bearer_token=token,
             system_type=system_type,
-            timeout=float(env.get("SAP_TIMEOUT") or 30),
+            timeout=_timeout(env.get("SAP_TIMEOUT")),
             service_key=key_path or None,
         )
+
+
+def _checked_url(url: str) -> Any:
+    """SAP_URL split into parts, or AdtConfigError naming what is wrong with it."""
+    example = "such as https://host:44300"
+    try:
+        parts = urlsplit(url)
+        port = parts.port  # raises ValueError for a port out of range or not a number
+    except ValueError as exc:
+        raise AdtConfigError(f"SAP_URL {url!r} is not a valid URL ({exc}); use one {example}.") from None
+    if parts.scheme not in ("https", "http") or not parts.hostname:
+        raise AdtConfigError(f"SAP_URL must be an http(s) URL {example}, got {url!r}.")
+    if parts.username or parts.password:
+        raise AdtConfigError("SAP_URL must not contain a user or password; use SAP_USER and SAP_PASSWORD.")
+    host = parts.netloc.rsplit("@", 1)[-1]
+    if port is not None or host.endswith(":"):
+        host = host.rsplit(":", 1)[0]
+    if not _HOST.fullmatch(host):
+        raise AdtConfigError(f"SAP_URL has an invalid host name {host!r}; use a URL {example}.")
+    if port == 0 or (port is None and parts.netloc.endswith(":")):
+        raise AdtConfigError(f"SAP_URL has no usable port in {url!r}; use a URL {example}.")
+    return parts
+
+
+def _timeout(raw: str | None) -> float:
+    if raw is None or not raw.strip():
+        return 30.0
+    try:
+        value = float(raw)
+    except ValueError:
+        value = math.nan
+    if not (0 < value <= MAX_TIMEOUT):  # also false for nan
+        raise AdtConfigError(
+            f"SAP_TIMEOUT must be a positive number of seconds up to {MAX_TIMEOUT:g}, such as 60; got {raw!r}."
+        )
+    return value
+
+
+@contextlib.contextmanager
+def deferred_errors() -> Iterator[None]:
+    """Within this block ``configured`` returns ``AdtConfig.unusable(error)`` instead of raising."""
+    token = _deferring.set(True)
+    try:
+        yield
+    finally:
+        _deferring.reset(token)
 
 
 def _named_systems(name: str) -> tuple[Path, dict[str, Any]]:
     """``<config dir>/systems.yaml`` and its entries; errors name the file and what to do."""
     import yaml
 
-    from sap_devs.core import paths
+    from sap_devs.core import paths, safe_yaml
 
     path = paths.config_dir() / "systems.yaml"
     if not path.is_file():
@@ -128,11 +197,15 @@ def _named_systems(name: str) -> tuple[Path, dict[str, Any]]:
             "password_env: SAP_DEV_PASSWORD}.",
         )
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        data = safe_yaml.load(path.read_text(encoding="utf-8")) or {}
+    except safe_yaml.YamlBombError as exc:
+        raise AdtConfigError(f"{path} is refused: {exc.problem}.") from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" (line {mark.line + 1})" if mark else ""
         raise AdtConfigError(f"{path} is not valid YAML{where}.") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise AdtConfigError(f"{path} cannot be read ({exc}).") from None
     systems = data.get("systems", data) if isinstance(data, dict) else {}
     return path, systems if isinstance(systems, dict) else {}
 
@@ -160,4 +233,9 @@ def configured(system: str | None = None, env: dict[str, str] | None = None) -> 
     """The system to use: a named one (--system / SAP_DEVS_SYSTEM), else SAP_URL, else none."""
     env = dict(os.environ) if env is None else env
     name = system or env.get("SAP_DEVS_SYSTEM")
-    return AdtConfig.from_system(name, env) if name else AdtConfig.from_env(env)
+    try:
+        return AdtConfig.from_system(name, env) if name else AdtConfig.from_env(env)
+    except AdtConfigError as exc:
+        if not _deferring.get():
+            raise
+        return AdtConfig.unusable(exc, env)

@@ -28,6 +28,7 @@ def run_server(
     setup_logging()
     import anyio
 
+    from sap_devs.adt.config import deferred_errors
     from sap_devs.core.errors import SapDevsError
     from sap_devs.knowledge.layer_paths import available_profiles, default_layers
     from sap_devs.mcp.server import build_server, serve_stdio
@@ -40,9 +41,20 @@ def run_server(
             known = available_profiles(layers)
             if profile not in known:
                 raise SapDevsError(f"Unknown profile {profile!r}.", hint=f"Choose one of: {', '.join(known)}.")
-        registry, ctx = open_session(
-            environment=environment, profile=profile, allow_writes=allow_writes, cwd=cwd, layers=layers, system=system
-        )
+        # A broken ABAP configuration must not take the knowledge tools down with it: the server
+        # starts, says what is wrong once here, and every ABAP tool answers with the same message.
+        with deferred_errors():
+            registry, ctx = open_session(
+                environment=environment,
+                profile=profile,
+                allow_writes=allow_writes,
+                cwd=cwd,
+                layers=layers,
+                system=system,
+            )
+        problem = ctx.adt_config.problem if ctx.adt_config is not None else None
+        if problem is not None:
+            print(f"sap-devs: ABAP tools unavailable: {problem}", file=sys.stderr)
     except SapDevsError as exc:
         print(f"sap-devs: {exc}", file=sys.stderr)
         return 2
