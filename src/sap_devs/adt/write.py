@@ -65,7 +65,7 @@ async def _package_after_lock(
     except PolicyError as exc:
         raise PolicyError(
             f"Refused after locking {info.name}: it is now in package {info.package or '(unknown)'} "
-            f"(it was in {checked} when first checked). {exc.message} Nothing was changed and the lock is released.",
+            f"(it was in {checked} when first checked). {exc.message} Nothing was changed.",
             hint=exc.hint,
         ) from None
 
