@@ -118,3 +118,42 @@ def test_content_validate_passes_a_good_pack_with_host_warning(tmp_path: Path) -
     proc = run("content", "validate", str(pack), cwd=tmp_path, home=tmp_path)
     assert proc.returncode == 0, proc.stdout
     assert "WARNING" in proc.stdout and "wiki.acme.example" in proc.stdout and "0 error(s), 1 warning(s)" in proc.stdout
+
+
+def test_uninstall_and_status_refuse_a_server_id_that_leaves_the_config_folder(tmp_path: Path) -> None:
+    project = tmp_path / "project"
+    (project / ".continue" / "mcpServers").mkdir(parents=True)
+    victim = project / "victim.yaml"  # what .continue/mcpServers/../../victim.yaml points at
+    original = "name: ../../victim\nversion: 0.0.1\nschema: v1\nmcpServers:\n  - name: ../../victim\n    command: x\n"
+    victim.write_text(original)
+    for extra in (["uninstall", "--scope", "project"], ["status"]):
+        proc = run(
+            "mcp", *extra, "../../victim", "-c", "continue", "--project", str(project), cwd=tmp_path, home=tmp_path
+        )
+        assert proc.returncode == 2, proc.stdout + proc.stderr
+        assert "Invalid MCP server id '../../victim'" in proc.stderr and "Traceback" not in proc.stderr
+    assert victim.read_text() == original
+
+
+def test_abap_settings_errors_are_one_clear_line(tmp_path: Path) -> None:
+    for settings, says in (
+        ({"SAP_TIMEOUT": "abc"}, "SAP_TIMEOUT must be a positive number of seconds"),
+        ({"SAP_URL": "https://my-s4.example:99999"}, "Port out of range"),
+        ({"SAP_URL": "https://my s4.example"}, "invalid host name"),
+        ({"SAP_CLIENT": "1OO"}, "SAP_CLIENT must be a three-digit client number"),
+    ):
+        env = server_env(tmp_path)
+        for var in ("SAP_DEVS_SYSTEM", "SAP_SERVICE_KEY", "SAP_BEARER_TOKEN"):
+            env.pop(var, None)
+        env.update({"SAP_URL": "https://my-s4.example:44300", "SAP_USER": "DEV", "SAP_PASSWORD": "pw", **settings})
+        proc = subprocess.run(
+            [sys.executable, "-m", "sap_devs", "abap", "test"],
+            env=env,
+            cwd=tmp_path,
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert proc.returncode == 2 and says in proc.stderr, proc.stderr
+        assert "Traceback" not in proc.stderr and len(proc.stderr.strip().splitlines()) == 1

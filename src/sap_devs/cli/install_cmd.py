@@ -37,6 +37,20 @@ def _check_scope(scope: str) -> None:
         raise fail(f"Unknown scope {scope!r}; use one of: {', '.join(SCOPES)}.")
 
 
+def _check_server_id(server_id: str) -> None:
+    """The rule install applies through mcp.yaml's ids; uninstall and status need it too, because
+    some clients keep one file per server named after the id (a ``../`` id would leave the folder)."""
+    import re
+
+    from sap_devs.knowledge.models import PACK_ID
+
+    if not re.fullmatch(PACK_ID, server_id):
+        raise fail(
+            f"Invalid MCP server id {server_id!r}: use lowercase letters, digits and dashes, "
+            "starting with a letter (such as sap-devs or ui5-mcp)."
+        )
+
+
 def _servers(project: Path, server_id: str) -> list[Any]:
     """The MCP servers the packs declare (mcp.yaml), for the command and the clients each suits."""
     from sap_devs.core.errors import SapDevsError
@@ -121,6 +135,7 @@ def install(
     from sap_devs.core.errors import SapDevsError
     from sap_devs.integrations import mcp_install
 
+    _check_server_id(server)
     _check_scope(scope)
     root = _project(project)
     _check_profile(profile, root)
@@ -157,6 +172,7 @@ def uninstall(
     from sap_devs.core.errors import SapDevsError
     from sap_devs.integrations import mcp_install
 
+    _check_server_id(server)
     _check_scope(scope)
     root = _project(project)
     failed = 0
@@ -180,6 +196,7 @@ def status(
     from sap_devs.integrations import clients as table
     from sap_devs.integrations import mcp_install
 
+    _check_server_id(server)
     root = _project(project)
     home = table.home_dir()
     try:
