@@ -57,7 +57,7 @@ CALL_TIMEOUT = 60.0
 """Seconds before a call counts as hung: far above any real call, so only a hang trips it."""
 ERROR_TEXT_MAX = 4000
 """An error is read by a model: it must say what is wrong without echoing a huge argument back."""
-VALID_EXAMPLES = 12
+VALID_EXAMPLES = 20
 INVALID_EXAMPLES = 12
 FUZZ = settings(
     deadline=None,
@@ -238,10 +238,64 @@ def check(session: Session, name: str, arguments: dict[str, Any]) -> Answer:
     return result
 
 
-def valid_arguments(name: str) -> st.SearchStrategy[dict[str, Any]]:
+ON_FAKE_SYSTEM = {
+    "name": [
+        "ZCL_SAMPLE_CLASS",
+        "ZIF_SAMPLE_INTERFACE",
+        "ZTEST_PROGRAM",
+        "ZDDL_SAMPLE",
+        "ZMOCK_BDEF",
+        "ZSALES_ORDER",
+        "Z_FN_HELLO_WORLD",
+        "ZSALES_ORDER_ID",
+        "ZSAPCLI_TEST_BND",
+        "ZFG_HELLO_WORLD",
+        "ZPROD_REPORT",
+        "T000",
+    ],
+    "function_group": ["ZFG_HELLO_WORLD"],
+    "package": ["$TMP", "ZSALES"],
+    "number": ["DEVK900123", "DEVK900124"],
+}
+"""Values the fake ADT server knows, so generated calls also reach the tools' success paths."""
+
+
+def _schema_strategy(schema: dict[str, Any]) -> st.SearchStrategy[Any]:
     from hypothesis_jsonschema import from_schema  # imported after the home dir is set: it writes there on import
 
-    return from_schema(REGISTRY.spec(name).input_schema)  # type: ignore[union-attr]
+    return from_schema(schema)
+
+
+def _near_example(name: str) -> st.SearchStrategy[dict[str, Any]]:
+    """The documented example call with each argument kept, swapped for a known object, or regenerated."""
+    spec = REGISTRY.spec(name)
+    assert spec is not None
+    schema = spec.input_schema
+    defs = {"$defs": schema["$defs"]} if "$defs" in schema else {}
+    parts = {}
+    for key, value in spec.example.items():
+        choices = [st.just(value), _schema_strategy({**schema["properties"][key], **defs})]
+        if spec.needs_system and key in ON_FAKE_SYSTEM:
+            choices.append(st.sampled_from(ON_FAKE_SYSTEM[key]))
+        parts[key] = st.one_of(choices)
+    return st.fixed_dictionaries(parts)
+
+
+def valid_arguments(name: str) -> st.SearchStrategy[dict[str, Any]]:
+    spec = REGISTRY.spec(name)
+    assert spec is not None
+    strategy = st.one_of(_schema_strategy(spec.input_schema), _near_example(name))
+    operations = [s.name for s in REGISTRY.operations()]
+    if name == "call_tool":  # an operation that exists, with arguments valid for it
+        inner = st.sampled_from(operations).flatmap(
+            lambda op: valid_arguments(op).map(lambda args: {"name": op, "arguments": args})
+        )
+        strategy = st.one_of(strategy, inner)
+    elif name == "get_tool_schemas":
+        strategy = st.one_of(
+            strategy, st.lists(st.sampled_from(operations), min_size=1, max_size=20).map(lambda names: {"names": names})
+        )
+    return strategy
 
 
 @pytest.mark.parametrize("name", NAMES)
