@@ -367,3 +367,14 @@ def test_temp_files_orphaned_by_a_killed_writer_are_removed(tmp_path) -> None:
     cache.write("events/codejam", [1], root=tmp_path)
     assert not orphan.exists(), "an hour-old temp file is an orphan"
     assert in_progress.exists(), "a fresh one may belong to a write still running in another process"
+
+
+async def test_an_abap_system_trickling_its_answer_is_cut_off(slow_loris) -> None:
+    from sap_devs.adt.client import DEADLINE_FACTOR, AdtClient
+    from sap_devs.adt.config import AdtConfig
+    from sap_devs.adt.errors import AdtError
+
+    config = AdtConfig(url=slow_loris, user="DEV", password="pw", timeout=1.0)
+    async with AdtClient(config) as client:
+        with pytest.raises(AdtError, match=f"did not complete within {DEADLINE_FACTOR:g}s"):
+            await client.get_text("/sap/bc/adt/programs/programs/ztest/source/main")

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
+import anyio
 import httpx
 
 from sap_devs.adt.config import AdtConfig, AdtConfigError
@@ -25,6 +26,9 @@ from sap_devs.core.log import register_secret
 
 _MEDIA = re.compile(r"application/vnd\.sap\.[A-Za-z0-9.+-]+|application/xml|text/plain")
 _CHANGING = ("POST", "PUT", "DELETE", "PATCH")
+# SAP_TIMEOUT bounds the wait for each byte, which a trickling connection resets forever; a whole
+# request gets this many times SAP_TIMEOUT (two minutes by default), enough for a slow activation.
+DEADLINE_FACTOR = 4
 
 
 @dataclass(frozen=True)
@@ -131,8 +135,15 @@ class AdtClient:
         sent["X-sap-adt-sessiontype"] = "stateful" if self._stateful else "stateless"
         if method in _CHANGING and self._csrf:
             sent["x-csrf-token"] = self._csrf
+        deadline = self.config.timeout * DEADLINE_FACTOR
         try:
-            raw = await self._http.request(method, path, headers=sent, params=self._params(params), content=content)
+            with anyio.fail_after(deadline):
+                raw = await self._http.request(method, path, headers=sent, params=self._params(params), content=content)
+        except TimeoutError:
+            raise AdtError(
+                f"{method} {path} did not complete within {deadline:g}s.",
+                hint="The system answers very slowly; try again, or raise SAP_TIMEOUT.",
+            ) from None
         except httpx.TimeoutException:
             raise AdtError(
                 f"{method} {path} timed out after {self.config.timeout:g}s.",
