@@ -54,6 +54,8 @@ async def test_file_links_out_of_the_project_are_not_read(bundled_ctx, tmp_path:
     assert finding["severity"] == "warning" and finding["file"] == "package.json"
     assert finding["message"] == "package.json is a symbolic link to a file outside the project; it was not read."
     assert "(shared)" in out["findings"]["hint"]
+    assert out["findings"]["hint"].startswith("No SAP project markers found")
+    assert "1 finding(s), 0 error(s)" in out["findings"]["hint"]
 
 
 async def test_links_inside_the_project_are_followed(bundled_ctx, tmp_path: Path) -> None:

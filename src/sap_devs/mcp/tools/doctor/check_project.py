@@ -110,13 +110,16 @@ async def handle(params: Input, ctx: ToolContext) -> Output:
         FindingOut(category=f.category, severity=f.severity, message=f.message, fix=f.fix, file=f.file)
         for f in report.findings
     ]
+    errors = sum(1 for f in findings if f.severity == "error")
+    counts = f"{len(findings)} finding(s), {errors} error(s). Fix errors first."
     if not report.detection.types:
         hint = "No SAP project markers found (package.json with @sap/cds, mta.yaml, ui5.yaml, .abapgit.xml ...)."
+        if findings:  # e.g. a package.json that could not be read, or an xs-security.json alone
+            hint += " " + counts
     elif not findings:
         hint = "No issues found: the project looks healthy."
     else:
-        errors = sum(1 for f in findings if f.severity == "error")
-        hint = f"{len(findings)} finding(s), {errors} error(s). Fix errors first."
+        hint = counts
     if len(findings) > MAX_FINDINGS:
         hint += f" Showing the first {MAX_FINDINGS} (errors first)."
     if report.notes:
