@@ -270,3 +270,16 @@ async def test_malformed_json_shapes_are_findings_not_crashes(bundled_ctx, tmp_p
     assert out["detection"]["auth"] == "xsuaa" and "cap_version" not in out["detection"]
     messages = [f["message"] for f in out["findings"]["results"]]
     assert "app/webapp/manifest.json is not valid JSON." in messages
+
+
+def test_crowded_folders_are_cut_and_said_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = tmp_path / "crowded"
+    root.mkdir()
+    for n in range(25):
+        os.symlink("/", root / f"out{n:02}")
+    report = check_project(root)
+    assert "25 symbolic link(s) to folders outside the project were not followed (out00, out01, out02 and 22 more)" in (
+        report.notes
+    )
+    monkeypatch.setattr(project_module, "_MAX_ENTRIES", 5)
+    assert "looked at 5 entries of . only" in check_project(root).notes

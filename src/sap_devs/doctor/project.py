@@ -10,6 +10,7 @@ finding instead of an error.
 from __future__ import annotations
 
 import fnmatch
+import itertools
 import json
 import os
 import stat
@@ -25,6 +26,7 @@ from sap_devs.doctor.versions import parse_version
 Severity = Literal["error", "warning", "info"]
 _SKIP_DIRS = frozenset({"node_modules", ".git", "gen", "dist", "target", "mta_archives", ".venv"})
 _MARKERS = frozenset({"xs-app.json", "Chart.yaml", "manifest.json", ".abapgit.xml"})
+_MAX_ENTRIES = 20_000  # per folder; a real project folder has a few hundred
 _SCAN_DEPTH = 4  # manifest.json of app/<name>/webapp is 3 folders down; one more for monorepos
 _MAX_SHOWN_PATH = 160
 
@@ -294,7 +296,8 @@ class _Reader:
             self.warn(f"The project folder cannot be read: {exc.strerror or exc}.")
             return found
         seen = {(root_stat.st_dev, root_stat.st_ino)}
-        outside: list[str] = []
+        outside: list[str] = []  # the first few, for the note
+        outside_count = 0
         # breadth first: when a budget runs out, the shallow folders (where projects keep their
         # markers) have been seen
         queue: deque[tuple[Path, int]] = deque([(self.root, 0)])
@@ -308,14 +311,17 @@ class _Reader:
             self.dirs_visited += 1
             try:
                 with os.scandir(folder) as listing:
-                    entries = sorted(listing, key=lambda e: e.name)
+                    entries = list(itertools.islice(listing, _MAX_ENTRIES + 1))
             except OSError as exc:
                 self.warn(
                     f"{self.show(folder)} cannot be listed ({exc.strerror or exc}); it was not inspected.",
                     self.rel(folder),
                 )
                 continue
-            for entry in entries:
+            if len(entries) > _MAX_ENTRIES:
+                self.note(f"looked at {_MAX_ENTRIES} entries of {self.show(folder)} only")
+                entries = entries[:_MAX_ENTRIES]
+            for entry in sorted(entries, key=lambda e: e.name):
                 try:
                     is_dir = entry.is_dir()
                     is_link = entry.is_symlink()
@@ -325,7 +331,9 @@ class _Reader:
                     if level >= _SCAN_DEPTH or entry.name in _SKIP_DIRS or entry.name.startswith("."):
                         continue
                     if is_link and self.inside(Path(entry.path)) is None:
-                        outside.append(self.show(Path(entry.path)))
+                        outside_count += 1
+                        if len(outside) < 3:
+                            outside.append(self.show(Path(entry.path)))
                         continue
                     try:
                         st = entry.stat()
@@ -337,9 +345,9 @@ class _Reader:
                     queue.append((Path(entry.path), level + 1))
                 elif entry.name in _MARKERS and (not is_link or self.inside(Path(entry.path)) is not None):
                     found[entry.name].append(Path(entry.path))
-        if outside:
-            shown = ", ".join(outside[:3]) + (f" and {len(outside) - 3} more" if len(outside) > 3 else "")
-            self.note(f"{len(outside)} symbolic link(s) to folders outside the project were not followed ({shown})")
+        if outside_count:
+            shown = ", ".join(outside) + (f" and {outside_count - 3} more" if outside_count > 3 else "")
+            self.note(f"{outside_count} symbolic link(s) to folders outside the project were not followed ({shown})")
         for paths in found.values():
             paths.sort(key=lambda p: p.parts)  # the order a sorted depth-first walk gives
         return found
