@@ -5,6 +5,7 @@ project, within its budgets, and every problem reaches the user as a finding or 
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import os
 import threading
@@ -283,3 +284,12 @@ def test_crowded_folders_are_cut_and_said_so(tmp_path: Path, monkeypatch: pytest
     )
     monkeypatch.setattr(project_module, "_MAX_ENTRIES", 5)
     assert "looked at 5 entries of . only" in check_project(root).notes
+
+
+def test_notes_stay_few_however_many_folders_are_crowded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = tmp_path / "many"
+    for a, b, c, d in itertools.product("xyz", repeat=4):  # three entries in every folder, four deep
+        (root / a / b / c / d).mkdir(parents=True)
+    monkeypatch.setattr(project_module, "_MAX_ENTRIES", 2)
+    notes = check_project(root).notes
+    assert len(notes) == 9 and notes[-1] == "more budgets were hit"

@@ -29,6 +29,7 @@ _MARKERS = frozenset({"xs-app.json", "Chart.yaml", "manifest.json", ".abapgit.xm
 _MAX_ENTRIES = 20_000  # per folder; a real project folder has a few hundred
 _SCAN_DEPTH = 4  # manifest.json of app/<name>/webapp is 3 folders down; one more for monorepos
 _MAX_SHOWN_PATH = 160
+_MAX_NOTES = 8  # they end up in one hint line
 
 
 @dataclass(frozen=True)
@@ -126,8 +127,9 @@ class _Reader:
         return not self.out_of_time
 
     def note(self, text: str) -> None:
-        if text not in self.notes:
-            self.notes.append(text)
+        if text in self.notes or len(self.notes) > _MAX_NOTES:
+            return
+        self.notes.append(text if len(self.notes) < _MAX_NOTES else "more budgets were hit")
 
     def warn(self, message: str, file: str | None = None, *, severity: Severity = "warning") -> None:
         if message not in self._warned:  # one finding per path, however often the rules ask
