@@ -14,8 +14,9 @@ RESOURCE = "- id: {pid}/{slug}\n  title: {title}\n  url: https://example.com/{sl
 def test_later_layer_replaces_pack_with_same_id(make_pack) -> None:
     low = make_pack("cap", {"context.md": "Old context"}, layer="low")
     high = make_pack("cap", {"context.md": "New context"}, layer="high")
-    kb = KnowledgeBase.load(layers=[Layer("low", low), Layer("high", high)])
-    assert kb.pack("cap").context.core == "New context"
+    kb = KnowledgeBase.load(layers=[Layer("bundled", low), Layer("high", high)])
+    note = f"> From the high layer ({high / 'packs' / 'cap' / 'context.md'}), not from sap-devs' bundled SAP content."
+    assert kb.pack("cap").context.core == f"{note}\n\nNew context"
     assert kb.pack("cap").layer == "high"
 
 
@@ -41,9 +42,10 @@ def test_additive_pack_merges_context_and_items(make_pack) -> None:
         layer="high",
         meta="additive: true\nadditive_position: before\ntags: [company]\n".replace("tags: [company]\n", ""),
     )
-    kb = KnowledgeBase.load(layers=[Layer("low", low), Layer("high", high)])
+    kb = KnowledgeBase.load(layers=[Layer("bundled", low), Layer("high", high)])
     pack = kb.pack("cap")
-    assert pack.context.core == "Company rules\n\nBase context"
+    assert pack.context.core.startswith("> From the high layer (")
+    assert pack.context.core.endswith("content.\n\nCompany rules\n\nBase context")
     assert [(r.id, r.title) for r in pack.resources] == [("cap/a", "New A"), ("cap/b", "B"), ("cap/c", "C")]
     assert [t.title for t in pack.tips] == ["Company tip", "Base tip"]
     assert all(t.pack == "cap" for t in pack.tips)
@@ -52,7 +54,7 @@ def test_additive_pack_merges_context_and_items(make_pack) -> None:
 def test_broken_pack_in_user_layer_is_reported_and_the_earlier_one_kept(make_pack) -> None:
     low = make_pack("cap", {"context.md": "Good"}, layer="low")
     high = make_pack("cap", {"resources.yaml": "- nonsense: [\n"}, layer="high")
-    kb = KnowledgeBase.load(layers=[Layer("low", low), Layer("high", high)])
+    kb = KnowledgeBase.load(layers=[Layer("bundled", low), Layer("high", high)])
     assert kb.pack("cap").context.core == "Good"
     assert len(kb.problems) == 1 and "resources.yaml" in kb.problems[0] and "skipped" in kb.problems[0]
 

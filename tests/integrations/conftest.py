@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -37,3 +38,19 @@ def executable(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     exe.chmod(0o755)
     monkeypatch.setenv("SAP_DEVS_EXECUTABLE", str(exe))
     return exe
+
+
+@pytest.fixture
+def env(tmp_path: Path, home: Path, executable: Path) -> dict[str, str]:
+    empty_path = tmp_path / "empty-path"
+    empty_path.mkdir()
+    result = {k: v for k, v in os.environ.items() if not k.startswith(("SAP_DEVS_", "XDG_"))}
+    result.update(
+        SAP_DEVS_HOME=str(home),
+        SAP_DEVS_EXECUTABLE=str(executable),
+        SAP_DEVS_CONFIG_DIR=str(tmp_path / "config"),
+        SAP_DEVS_CACHE_DIR=str(tmp_path / "cache"),
+        SAP_DEVS_DATA_DIR=str(tmp_path / "data"),
+        PATH=str(empty_path),  # no client executable is "installed"
+    )
+    return result

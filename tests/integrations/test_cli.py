@@ -3,30 +3,11 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 from sap_devs.integrations import jsonc
-
-
-@pytest.fixture
-def env(tmp_path: Path, home: Path, executable: Path) -> dict[str, str]:
-    empty_path = tmp_path / "empty-path"
-    empty_path.mkdir()
-    result = {k: v for k, v in os.environ.items() if not k.startswith(("SAP_DEVS_", "XDG_"))}
-    result.update(
-        SAP_DEVS_HOME=str(home),
-        SAP_DEVS_EXECUTABLE=str(executable),
-        SAP_DEVS_CONFIG_DIR=str(tmp_path / "config"),
-        SAP_DEVS_CACHE_DIR=str(tmp_path / "cache"),
-        SAP_DEVS_DATA_DIR=str(tmp_path / "data"),
-        PATH=str(empty_path),  # no client executable is "installed"
-    )
-    return result
 
 
 def run(env: dict[str, str], cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:

@@ -115,7 +115,9 @@ async def test_get_context_unknown_pack_names_valid_ids(demo) -> None:
 async def test_get_tip_is_structured_and_filtered_by_topic(demo) -> None:
     for _ in range(10):
         tip = await ok("get_tip", {"topic": "RAP"}, demo)
+        origin = tip.pop("origin")  # the demo pack is not bundled: the tip says which file it is from
         assert tip == {"title": "RAP draft", "content": "Use draft.", "tags": ["rap"], "pack": "demo"}
+        assert origin.startswith("layer0 layer: ") and origin.endswith("tips.md")
     by_word = await ok("get_tip", {"topic": "watch"}, demo)
     assert by_word["title"] == "Watch mode"
     seen = {(await ok("get_tip", {}, demo))["title"] for _ in range(60)}

@@ -51,8 +51,9 @@ def _check_server_id(server_id: str) -> None:
         )
 
 
-def _servers(project: Path, server_id: str) -> list[Any]:
-    """The MCP servers the packs declare (mcp.yaml), for the command and the clients each suits."""
+def _servers(project: Path, server_id: str) -> tuple[list[Any], list[str]]:
+    """The MCP servers the packs declare (mcp.yaml), for the command and the clients each suits, and the
+    mcp.yaml files of untrusted folders that were not read."""
     from sap_devs.core.errors import SapDevsError
     from sap_devs.knowledge.base import KnowledgeBase
 
@@ -60,9 +61,10 @@ def _servers(project: Path, server_id: str) -> list[Any]:
         kb = KnowledgeBase.load(None, cwd=project)
     except SapDevsError:
         if server_id == "sap-devs":
-            return []  # sap-devs needs nothing from the packs to install itself
+            return [], []  # sap-devs needs nothing from the packs to install itself
         raise
-    return [server for _, server in kb.items("mcp_servers")]
+    ignored = [f for f in kb.ignored_files if f.endswith("mcp.yaml")]
+    return [server for _, server in kb.items("mcp_servers")], ignored
 
 
 def _check_profile(profile: str | None, project: Path) -> None:
@@ -139,15 +141,20 @@ def install(
     _check_scope(scope)
     root = _project(project)
     _check_profile(profile, root)
+    ignored: list[str] = []
     try:
         if system:
             from sap_devs.adt.config import check_system_name
 
             check_system_name(system)
-        servers = _servers(root, server)
+        servers, ignored = _servers(root, server)
         spec = mcp_install.server_spec(server, servers, profile, system)
     except SapDevsError as exc:
+        if ignored:
+            exc.hint = f"{exc.hint or ''} Not read (folder not trusted): {', '.join(ignored)}; see `sap-devs trust`."
         raise fail(str(exc)) from None
+    if spec.origin:
+        typer.echo(f"Server {spec.id!r} is defined by {spec.origin}, not by sap-devs' bundled packs.")
     failed = 0
     for t in _targets(server, client, scope, root, servers):
         try:

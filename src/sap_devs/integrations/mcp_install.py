@@ -41,6 +41,8 @@ class ServerSpec:
     args: tuple[str, ...]
     env: dict[str, str] = field(default_factory=dict)
     type: str = "stdio"
+    origin: str | None = None
+    """Layer and file of a server that did not ship with sap-devs (a user's or a trusted project's pack)."""
 
 
 def sap_devs_command() -> tuple[str, list[str]]:
@@ -74,7 +76,9 @@ def server_spec(
         raise SapDevsError(
             "--profile and --system apply to the sap-devs server only.", hint="Leave them out for other servers."
         )
-    for server in servers:
+    # a bundled definition wins over a same-id one from another layer: a pack cannot swap a known server's command
+    matching = sorted((s for s in servers if s.id == server_id), key=lambda s: getattr(s, "_origin", None) is not None)
+    for server in matching[:1]:
         if server.id == server_id:
             install = server.install
             if install.type != "stdio":
@@ -82,7 +86,15 @@ def server_spec(
                     f"Server {server_id!r} uses the {install.type} transport; only stdio servers can be installed.",
                     hint="Add it to your client by hand.",
                 )
-            return ServerSpec(server.id, install.command, tuple(install.args), dict(install.env), install.type)
+            origin = getattr(server, "_origin", None)
+            return ServerSpec(
+                server.id,
+                install.command,
+                tuple(install.args),
+                dict(install.env),
+                install.type,
+                origin=f"{origin[0]} layer: {origin[1]}" if origin else None,
+            )
     known = ", ".join(sorted({SAP_DEVS, *(s.id for s in servers)}))
     raise SapDevsError(f"Unknown MCP server {server_id!r}.", hint=f"Choose one of: {known}.")
 

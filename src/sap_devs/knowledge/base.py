@@ -22,6 +22,8 @@ class KnowledgeBase:
     profile: Profile | None
     problems: list[str]
     profiles: dict[str, Profile]
+    ignored_files: list[str] = field(default_factory=list)
+    """Command-bearing pack files (tools.yaml, mcp.yaml) of untrusted folders, which were not loaded."""
     _records: dict[str, list[tuple[str, Any]]] = field(default_factory=dict, repr=False)
 
     @classmethod
@@ -35,6 +37,7 @@ class KnowledgeBase:
             profile=profile,
             problems=content.problems,
             profiles=content.profiles,
+            ignored_files=content.ignored_files,
         )
 
     @property

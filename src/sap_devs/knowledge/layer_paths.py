@@ -15,6 +15,8 @@ class Layer:
     name: str
     root: Path
     strict: bool = False  # the bundled layer must be valid; others degrade to a reported problem
+    needs_trust: bool = False
+    """Someone else's folder (a cloned project, a company feed): content only until ``sap-devs trust``."""
 
     @property
     def packs_dir(self) -> Path:
@@ -29,11 +31,11 @@ def default_layers(cwd: Path | None = None) -> list[Layer]:
     layers = [
         Layer("bundled", paths.bundled_root(), strict=True),
         Layer("official", paths.cache_dir() / "official"),
-        Layer("company", paths.cache_dir() / "company"),
+        Layer("company", paths.cache_dir() / "company", needs_trust=True),
         Layer("user", paths.data_dir()),
     ]
     if cwd is not None:
-        layers.append(Layer("project", cwd / ".sap-devs"))
+        layers.append(Layer("project", cwd / ".sap-devs", needs_trust=True))
     return layers
 
 

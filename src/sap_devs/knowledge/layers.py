@@ -20,6 +20,8 @@ class LoadedContent:
     packs: dict[str, Pack] = field(default_factory=dict)
     profiles: dict[str, Profile] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)
+    ignored_files: list[str] = field(default_factory=list)
+    """tools.yaml / mcp.yaml files of untrusted layers, which were not loaded."""
 
 
 def _pack_folders(layer: Layer) -> list[Path]:
@@ -28,20 +30,54 @@ def _pack_folders(layer: Layer) -> list[Path]:
     return sorted(p for p in layer.packs_dir.iterdir() if p.is_dir() and not p.name.startswith((".", "_")))
 
 
+def _report(out: LoadedContent, message: str) -> None:
+    out.problems.append(message)
+    log.warning("%s", message)
+
+
+def _trusted(layer: Layer, folders: list[Path]) -> bool:
+    if not layer.needs_trust or not folders:
+        return True
+    from sap_devs.knowledge import trust
+
+    return trust.is_trusted(layer.root)
+
+
 def load_layers(layers: list[Layer]) -> LoadedContent:
+    from sap_devs.knowledge.trust import EXECUTABLE_FILES
+
     out = LoadedContent()
     for layer in layers:
-        for folder in _pack_folders(layer):
+        folders = _pack_folders(layer)
+        trusted = _trusted(layer, folders)
+        for folder in folders:
+            ignored = [name for name in EXECUTABLE_FILES if not trusted and (folder / name).is_file()]
             try:
-                pack = load_pack(folder, layer=layer.name)
+                pack = load_pack(folder, layer=layer.name, skip=frozenset(ignored))
             except ContentError as exc:
                 if layer.strict:
                     raise
-                out.problems.append(f"{exc} (pack {folder.name!r} from the {layer.name} layer was skipped)")
-                log.warning("%s", out.problems[-1])
+                _report(out, f"{exc} (pack {folder.name!r} from the {layer.name} layer was skipped)")
                 continue
+            for name in ignored:
+                out.ignored_files.append(str(folder / name))
+                _report(
+                    out,
+                    f"{folder / name}: ignored, because the {layer.name} folder {layer.root} is not trusted "
+                    f"(its commands would run on this machine). Review it, then run: sap-devs trust {layer.root.parent}",
+                )
             earlier = out.packs.get(pack.id)
-            if pack.meta.additive and earlier is not None:
+            if earlier is not None and not trusted:
+                kept: list[str] = []
+                out.packs[pack.id] = merge_additive(earlier, pack, kept=kept)
+                if kept:
+                    _report(
+                        out,
+                        f"pack {pack.id!r} in {folder}: {', '.join(sorted(kept)[:10])}"
+                        f"{' …' if len(kept) > 10 else ''} already defined by the {earlier.layer} layer; "
+                        f"the {layer.name} folder is not trusted, so those entries were not replaced.",
+                    )
+            elif pack.meta.additive and earlier is not None:
                 out.packs[pack.id] = merge_additive(earlier, pack)
             else:
                 if pack.meta.additive:
@@ -56,8 +92,7 @@ def load_layers(layers: list[Layer]) -> LoadedContent:
                 except ContentError as exc:
                     if layer.strict:
                         raise
-                    out.problems.append(f"{exc} (profile skipped)")
-                    log.warning("%s", out.problems[-1])
+                    _report(out, f"{exc} (profile skipped)")
                     continue
                 if profile.id in BUILTIN_PROFILES:
                     out.problems.append(f"{path}: profile id {profile.id!r} is reserved and was ignored")

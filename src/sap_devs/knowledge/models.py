@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Annotated, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, PrivateAttr, field_validator, model_validator
 
 PACK_ID = r"^[a-z][a-z0-9-]*$"
 ITEM_ID = r"^[a-z][a-z0-9-]*/[a-z0-9][a-z0-9-]*$"
@@ -30,6 +30,8 @@ Os = Literal["windows", "macos", "linux", "all"]
 
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+    _origin: tuple[str, str] | None = PrivateAttr(default=None)
+    """(layer, file) for items that did not ship with sap-devs; None for bundled content."""
 
 
 class PackMeta(_Strict):
@@ -187,3 +189,4 @@ class Tip(BaseModel):
     content: str
     tags: list[str] = Field(default_factory=list)
     pack: str = ""
+    _origin: tuple[str, str] | None = PrivateAttr(default=None)

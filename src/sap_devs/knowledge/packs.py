@@ -71,12 +71,34 @@ def _read_markdown(path: Path) -> str:
 KNOWN_FILES = frozenset({"pack.yaml", "context.md", "constraints.md", "tips.md", *LIST_FILES})
 
 
-def load_pack(folder: Path, *, layer: str = "bundled", problems: list[ContentError] | None = None) -> Pack:
+def _stamped(items: list[Any], layer: str, path: Path) -> list[Any]:
+    for item in items:
+        item._origin = (layer, str(path))
+    return items
+
+
+def _marked(sections: Sections, layer: str, path: Path) -> Sections:
+    """Context from outside sap-devs says so where an agent (or the injected file) reads it."""
+    note = f"> From the {layer} layer ({path}), not from sap-devs' bundled SAP content."
+    return Sections(
+        *(f"{note}\n\n{text}" if text else "" for text in (sections.core, sections.detail, sections.extended))
+    )
+
+
+def load_pack(
+    folder: Path,
+    *,
+    layer: str = "bundled",
+    problems: list[ContentError] | None = None,
+    skip: frozenset[str] = frozenset(),
+) -> Pack:
     """Read and validate ``folder``; any problem raises ContentError naming the file and field.
 
     With ``problems`` given, every file is still checked and each problem is appended there
-    instead of raised, which is what ``sap-devs content validate`` reports.
+    instead of raised, which is what ``sap-devs content validate`` reports. Files named in ``skip``
+    are not read. Items from any layer but the bundled one carry their layer and file.
     """
+    stamp = layer != "bundled"
 
     def attempt(read: Any) -> Any:
         try:
@@ -108,27 +130,37 @@ def load_pack(folder: Path, *, layer: str = "bundled", problems: list[ContentErr
         if path.is_file():
             sections = attempt(lambda path=path: parse_sections(_read_markdown(path), source=str(path)))
             if sections is not None:
-                setattr(pack, attr, sections)
+                setattr(pack, attr, _marked(sections, layer, path) if stamp else sections)
     tips = folder / "tips.md"
     if tips.is_file():
         pack.tips = attempt(lambda: parse_tips(_read_markdown(tips), pack_id=folder.name, source=str(tips))) or []
+        if stamp:
+            _stamped(pack.tips, layer, tips)
     for name, (attr, model) in LIST_FILES.items():
         path = folder / name
-        if path.is_file():
-            items = attempt(lambda path=path, model=model: validate_list(model, read_yaml(path), path))
-            setattr(pack, attr, items or [])
+        if name not in skip and path.is_file():
+            items = attempt(lambda path=path, model=model: validate_list(model, read_yaml(path), path)) or []
+            setattr(pack, attr, _stamped(items, layer, path) if stamp else items)
     return pack
 
 
-def _merge_by_key(base: list[Any], extra: list[Any], key: str) -> list[Any]:
+def _merge_by_key(base: list[Any], extra: list[Any], key: str, kept: list[str] | None) -> list[Any]:
     merged = {getattr(item, key): item for item in base}
     for item in extra:
-        merged[getattr(item, key)] = item  # same key replaces in place, new keys append
+        name = getattr(item, key)
+        if kept is not None and name in merged:
+            kept.append(name)  # an untrusted layer adds; it never replaces what is already there
+            continue
+        merged[name] = item  # same key replaces in place, new keys append
     return list(merged.values())
 
 
-def merge_additive(base: Pack, extra: Pack) -> Pack:
-    """Join an ``additive: true`` pack into the pack it extends."""
+def merge_additive(base: Pack, extra: Pack, *, kept: list[str] | None = None) -> Pack:
+    """Join an ``additive: true`` pack into the pack it extends.
+
+    With ``kept`` given, an item of ``extra`` whose id is already in ``base`` is dropped and its id
+    appended there: how an untrusted layer's pack joins a trusted one.
+    """
     before = extra.meta.additive_position == "before"
     meta = base.meta.model_copy(
         update={
@@ -149,13 +181,13 @@ def merge_additive(base: Pack, extra: Pack) -> Pack:
         context=base.context.joined(extra.context, other_first=before),
         constraints=base.constraints.joined(extra.constraints, other_first=before),
         tips=[*extra_tips, *base.tips] if before else [*base.tips, *extra_tips],
-        resources=_merge_by_key(base.resources, extra.resources, "id"),
-        known_errors=_merge_by_key(base.known_errors, extra.known_errors, "id"),
-        samples=_merge_by_key(base.samples, extra.samples, "id"),
-        tools=_merge_by_key(base.tools, extra.tools, "id"),
-        mcp_servers=_merge_by_key(base.mcp_servers, extra.mcp_servers, "id"),
-        event_types=_merge_by_key(base.event_types, extra.event_types, "id"),
-        event_instances=_merge_by_key(base.event_instances, extra.event_instances, "id"),
-        tutorials=_merge_by_key(base.tutorials, extra.tutorials, "slug"),
-        youtube_sources=_merge_by_key(base.youtube_sources, extra.youtube_sources, "id"),
+        resources=_merge_by_key(base.resources, extra.resources, "id", kept),
+        known_errors=_merge_by_key(base.known_errors, extra.known_errors, "id", kept),
+        samples=_merge_by_key(base.samples, extra.samples, "id", kept),
+        tools=_merge_by_key(base.tools, extra.tools, "id", kept),
+        mcp_servers=_merge_by_key(base.mcp_servers, extra.mcp_servers, "id", kept),
+        event_types=_merge_by_key(base.event_types, extra.event_types, "id", kept),
+        event_instances=_merge_by_key(base.event_instances, extra.event_instances, "id", kept),
+        tutorials=_merge_by_key(base.tutorials, extra.tutorials, "slug", kept),
+        youtube_sources=_merge_by_key(base.youtube_sources, extra.youtube_sources, "id", kept),
     )

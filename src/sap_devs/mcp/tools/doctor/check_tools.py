@@ -17,6 +17,7 @@ from sap_devs.mcp.framework import (
     pack_field,
 )
 from sap_devs.mcp.tools._bounds import ID_MAX, Id
+from sap_devs.mcp.tools._origin import origin_field, origin_of
 
 
 class Input(ToolInput):
@@ -42,6 +43,7 @@ class ToolStatus(BaseModel):
     install: str | None = Field(None, description="Install or upgrade command for this operating system.")
     docs: str | None = None
     pack: str
+    origin: str | None = origin_field()
 
 
 Output = Envelope[ToolStatus]
@@ -72,6 +74,7 @@ async def handle(params: Input, ctx: ToolContext) -> Output:
             install=r.install if r.status != "ok" else None,
             docs=r.tool.docs,
             pack=r.pack,
+            origin=origin_of(r.tool, r.tool.docs),
         )
         for r in results
     ]
@@ -81,6 +84,13 @@ async def handle(params: Input, ctx: ToolContext) -> Output:
         hint = f"{len(problems)} tool(s) need attention: " + ", ".join(f"{p.id} ({p.status})" for p in problems)
     elif len(defs) > params.limit:
         hint = f"Checked {params.limit} of {len(defs)} tools. Raise limit or filter by pack to check the rest."
+    ignored = [f for f in kb.ignored_files if f.endswith("tools.yaml")]
+    if ignored:
+        note = (
+            f"Not run: the tool checks in {', '.join(ignored[:3])}, because that folder is not trusted; "
+            "after reviewing its commands the user can run `sap-devs trust` in the project."
+        )
+        hint = f"{hint} {note}" if hint else note
     return Output.build(items, limit=params.limit, entity="tool checks", hint=hint, total=len(defs))
 
 

@@ -7,6 +7,7 @@ from pydantic import BaseModel, Field
 from sap_devs.knowledge.queries import find_known_errors
 from sap_devs.mcp.framework import SEARCH_LIMIT, Envelope, Tool, ToolContext, ToolInput, limit_field, pack_field
 from sap_devs.mcp.tools._bounds import ERROR_MESSAGE_MAX, Id
+from sap_devs.mcp.tools._origin import origin_field, origin_of
 
 
 class Input(ToolInput):
@@ -27,6 +28,7 @@ class KnownErrorOut(BaseModel):
     docs: str | None = Field(None, description="The page that explains it.")
     tags: list[str]
     pack: str
+    origin: str | None = origin_field()
 
 
 Output = Envelope[KnownErrorOut]
@@ -35,7 +37,16 @@ Output = Envelope[KnownErrorOut]
 async def handle(params: Input, ctx: ToolContext) -> Output:
     hits = find_known_errors(ctx.knowledge, params.query, pack=params.pack)
     items = [
-        KnownErrorOut(id=e.id, pattern=e.pattern, cause=e.cause, fix=e.fix, docs=e.docs, tags=e.tags, pack=pack)
+        KnownErrorOut(
+            id=e.id,
+            pattern=e.pattern,
+            cause=e.cause,
+            fix=e.fix,
+            docs=e.docs,
+            tags=e.tags,
+            pack=pack,
+            origin=origin_of(e, e.docs),
+        )
         for pack, e in hits
     ]
     return Output.build(items, limit=params.limit, entity="known errors", query=params.query)

@@ -7,6 +7,7 @@ from pydantic import BaseModel, Field
 from sap_devs.knowledge.queries import find_samples
 from sap_devs.mcp.framework import LIST_LIMIT, Envelope, Tool, ToolContext, ToolInput, limit_field, pack_field
 from sap_devs.mcp.tools._bounds import QUERY_MAX, Id
+from sap_devs.mcp.tools._origin import origin_field, origin_of
 
 
 class Input(ToolInput):
@@ -27,6 +28,7 @@ class SampleOut(BaseModel):
     description: str
     tags: list[str]
     pack: str
+    origin: str | None = origin_field()
 
 
 Output = Envelope[SampleOut]
@@ -35,7 +37,15 @@ Output = Envelope[SampleOut]
 async def handle(params: Input, ctx: ToolContext) -> Output:
     hits = find_samples(ctx.knowledge, params.query, pack=params.pack)
     items = [
-        SampleOut(id=s.id, label=s.label, url=s.url, description=s.description, tags=s.tags, pack=pack)
+        SampleOut(
+            id=s.id,
+            label=s.label,
+            url=s.url,
+            description=s.description,
+            tags=s.tags,
+            pack=pack,
+            origin=origin_of(s, s.url),
+        )
         for pack, s in hits
     ]
     return Output.build(items, limit=params.limit, entity="samples", query=params.query)

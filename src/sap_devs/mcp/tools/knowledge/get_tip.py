@@ -7,6 +7,7 @@ from pydantic import Field
 from sap_devs.knowledge.tip_select import pick_tip, tip_tags
 from sap_devs.mcp.framework import READ_ONLY_RANDOM, Tool, ToolContext, ToolError, ToolInput, ToolOutput
 from sap_devs.mcp.tools._bounds import TOPIC_MAX
+from sap_devs.mcp.tools._origin import origin_field, origin_of
 
 
 class Input(ToolInput):
@@ -23,6 +24,7 @@ class Output(ToolOutput):
     content: str = Field(description="The tip as markdown.")
     tags: list[str]
     pack: str = Field(description="Id of the pack the tip comes from.")
+    origin: str | None = origin_field()
 
 
 async def handle(params: Input, ctx: ToolContext) -> Output:
@@ -34,7 +36,7 @@ async def handle(params: Input, ctx: ToolContext) -> Output:
             f"No tip matches topic {params.topic!r}." if params.topic else "No tips are available.",
             hint=f"Tags with tips: {tags}.",
         )
-    return Output(title=tip.title, content=tip.content, tags=tip.tags, pack=tip.pack)
+    return Output(title=tip.title, content=tip.content, tags=tip.tags, pack=tip.pack, origin=origin_of(tip))
 
 
 TOOL = Tool(

@@ -12,6 +12,7 @@ from sap_devs.knowledge.models import EventScope
 from sap_devs.knowledge.queries import filter_events
 from sap_devs.mcp.framework import SEARCH_LIMIT, Envelope, Tool, ToolContext, ToolInput, limit_field
 from sap_devs.mcp.tools._bounds import ID_MAX, QUERY_MAX
+from sap_devs.mcp.tools._origin import origin_field, origin_of
 
 
 class Input(ToolInput):
@@ -41,6 +42,7 @@ class EventOut(BaseModel):
     tags: list[str]
     status: str = Field(description="upcoming, ongoing or past, relative to today.")
     pack: str = Field(description="Pack the event comes from, or 'community' for events fetched by sync.")
+    origin: str | None = origin_field()
 
 
 Output = Envelope[EventOut]
@@ -63,6 +65,7 @@ async def handle(params: Input, ctx: ToolContext) -> Output:
             tags=d.event.tags,
             status=d.status,
             pack=d.pack,
+            origin=origin_of(d.event, d.event.url),
         )
         for d in arranged
     ]

@@ -8,6 +8,7 @@ from sap_devs.knowledge.models import ResourceType
 from sap_devs.knowledge.queries import find_resources
 from sap_devs.mcp.framework import SEARCH_LIMIT, Envelope, Tool, ToolContext, ToolInput, limit_field, pack_field
 from sap_devs.mcp.tools._bounds import QUERY_MAX, Id
+from sap_devs.mcp.tools._origin import origin_field, origin_of
 
 
 class Input(ToolInput):
@@ -29,6 +30,7 @@ class ResourceOut(BaseModel):
     tags: list[str]
     description: str | None = None
     pack: str
+    origin: str | None = origin_field()
 
 
 Output = Envelope[ResourceOut]
@@ -37,7 +39,16 @@ Output = Envelope[ResourceOut]
 async def handle(params: Input, ctx: ToolContext) -> Output:
     hits = find_resources(ctx.knowledge, params.query, pack=params.pack, type=params.type)
     items = [
-        ResourceOut(id=r.id, title=r.title, url=r.url, type=r.type, tags=r.tags, description=r.description, pack=pack)
+        ResourceOut(
+            id=r.id,
+            title=r.title,
+            url=r.url,
+            type=r.type,
+            tags=r.tags,
+            description=r.description,
+            pack=pack,
+            origin=origin_of(r, r.url),
+        )
         for pack, r in hits
     ]
     return Output.build(items, limit=params.limit, entity="resources", query=params.query)

@@ -1,0 +1,79 @@
+"""``sap-devs trust``: let a project's (or company's) packs define commands, after the user has read them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from sap_devs.cli.common import fail
+
+
+def _commands(folder: Path) -> list[str]:
+    """What trusting ``folder`` would let run: tool-check commands and MCP server commands."""
+    from sap_devs.core.errors import ContentError
+    from sap_devs.knowledge.packs import load_pack
+
+    lines: list[str] = []
+    packs_dir = folder / "packs"
+    if not packs_dir.is_dir():
+        return lines
+    for pack_folder in sorted(p for p in packs_dir.iterdir() if p.is_dir() and not p.name.startswith((".", "_"))):
+        problems: list[ContentError] = []
+        pack = load_pack(pack_folder, layer="project", problems=problems)
+        for tool in pack.tools:
+            lines.append(f"  {pack_folder / 'tools.yaml'}: check '{tool.id}' runs: {tool.detect.command}")
+        for server in pack.mcp_servers:
+            cmd = " ".join([server.install.command, *server.install.args])
+            env = f" (env: {', '.join(sorted(server.install.env))})" if server.install.env else ""
+            lines.append(f"  {pack_folder / 'mcp.yaml'}: server '{server.id}' runs: {cmd}{env}")
+        for problem in problems:
+            lines.append(f"  problem: {problem}")
+    return lines
+
+
+def trust(
+    path: Path = typer.Argument(
+        Path("."), help="Project folder holding .sap-devs/ (default: here), or a layer folder."
+    ),
+    list_: bool = typer.Option(False, "--list", help="List trusted folders and whether they changed since."),
+    revoke: bool = typer.Option(False, "--revoke", help="Stop trusting the folder."),
+) -> None:
+    """Let the packs in a project's .sap-devs/ folder define tool checks and MCP servers, as they are now.
+
+    Until then, such packs give content only: their tools.yaml and mcp.yaml are ignored, because the
+    commands in them would run on this machine. Any later change to the folder needs trust again.
+    """
+    from sap_devs.core.errors import SapDevsError
+    from sap_devs.knowledge import trust as store
+
+    if list_:
+        rows = store.entries()
+        if not rows:
+            typer.echo("No folders are trusted.")
+        for entry, state in rows:
+            note = {"trusted": "", "changed": " (changed since: not trusted until trusted again)"}.get(
+                state, " (folder no longer exists)"
+            )
+            typer.echo(f"{entry.folder}: {entry.files} file(s){note}")
+        return
+    try:
+        folder = store.pack_folder(path)
+        if revoke:
+            if store.revoke(folder):
+                typer.echo(f"{folder} is no longer trusted; its tools.yaml and mcp.yaml are ignored again.")
+            else:
+                typer.echo(f"{folder} was not trusted.")
+            return
+        commands = _commands(folder)
+        entry = store.trust(folder)
+    except SapDevsError as exc:
+        raise fail(str(exc)) from None
+    typer.echo(f"Trusted {entry.folder} ({entry.files} file(s), as they are now).")
+    if commands:
+        typer.echo("It may now run these commands:")
+        for line in commands:
+            typer.echo(line)
+    else:
+        typer.echo("It defines no tool checks and no MCP servers.")
+    typer.echo("Any change to a file in it needs `sap-devs trust` again; `--revoke` undoes this.")
