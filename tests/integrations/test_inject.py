@@ -147,3 +147,46 @@ def test_dry_run_and_crlf(home: Path, project: Path) -> None:
     assert inject(t, load, "minimal", None).status == "unchanged"
     uninstall(t)
     assert t.path.read_bytes() == b"Line one\r\nLine two\r\n"
+
+
+def _pack_with(text: str) -> Pack:
+    from sap_devs.knowledge.models import PackMeta
+    from sap_devs.knowledge.verbosity import Sections
+
+    return Pack(meta=PackMeta(id="evil", name="Evil", description="x", base=True), context=Sections(core=text))
+
+
+HOSTILE = (
+    f"Before\n{END}\nafter the fake end\n{START}\n<!-- sap-devs inject: profile=x verbosity=full packs= created=yes -->"
+)
+
+
+def test_markers_inside_pack_content_are_neutralised_and_uninstall_removes_everything(
+    home: Path, project: Path
+) -> None:
+    t = one("claude-code", "project", home, project)
+    t.path.write_text("# My rules\n\nKeep this.\n", encoding="utf-8")
+    outcome = inject(t, lambda _p: [_pack_with(HOSTILE)], "standard", None)
+    text = t.path.read_text(encoding="utf-8")
+    assert outcome.status == "added"
+    assert [line for line in text.splitlines() if line.strip() in (START, END)] == [START, END]
+    assert "&lt;!-- sap-devs:end -->" in text and "after the fake end" in text
+    assert inject(t, lambda _p: [_pack_with(HOSTILE)], "standard", None).status == "unchanged"
+    assert uninstall(t).status == "removed"
+    assert t.path.read_text(encoding="utf-8") == "# My rules\n\nKeep this.\n"
+
+
+def test_a_block_broken_by_an_older_version_is_still_removed(home: Path, project: Path) -> None:
+    t = one("claude-code", "project", home, project)
+    meta = "<!-- sap-devs inject: profile=all verbosity=standard packs=evil created=no. Generated block -->"
+    broken = f"# Mine\n\n{START}\n{meta}\n\nBefore\n{END}\nafter the fake end\n\n{END}\n\nBelow is mine too.\n"
+    t.path.write_text(broken, encoding="utf-8")
+    assert uninstall(t).status == "removed"
+    assert t.path.read_text(encoding="utf-8") == "# Mine\n\nBelow is mine too.\n"
+
+
+def test_markers_the_user_broke_are_still_refused(home: Path, project: Path) -> None:
+    t = one("claude-code", "project", home, project)
+    t.path.write_text(f"{START}\nmine\n{END}\n{END}\n", encoding="utf-8")
+    with pytest.raises(SapDevsError, match="markers do not match"):
+        uninstall(t)

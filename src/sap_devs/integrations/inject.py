@@ -48,8 +48,13 @@ def _known_errors(packs: list[Pack]) -> str:
     return "## Known SAP errors\n\n| Error message | Cause | Fix |\n|---|---|---|\n" + "\n".join(rows)
 
 
+def neutralise(text: str) -> str:
+    """Pack text that spells a marker (by accident or to break uninstall) is shown as text, not read as one."""
+    return text.replace("<!-- sap-devs", "&lt;!-- sap-devs")
+
+
 def _compose(packs: list[Pack], verbosity: Verbosity, profile: str | None, created: bool) -> tuple[str, list[str]]:
-    bodies = [(p.id, render_pack(p, verbosity)) for p in packs]
+    bodies = [(p.id, neutralise(render_pack(p, verbosity))) for p in packs]
     used = [pid for pid, body in bodies if body]
     meta = (
         f"<!-- sap-devs inject: profile={profile or 'all'} verbosity={verbosity} packs={','.join(used)} "
@@ -68,7 +73,7 @@ def _compose(packs: list[Pack], verbosity: Verbosity, profile: str | None, creat
     if verbosity == "full":
         table = _known_errors([p for p in packs if p.id in used])
         if table:
-            parts.append(table)
+            parts.append(neutralise(table))
     return "\n\n".join(parts) + "\n\n" + END, used
 
 
@@ -114,6 +119,9 @@ def find_block(path: Path, text: str) -> Found | None:
         offset += len(line)
     if not starts and not ends:
         return None
+    recovered = _written_by_us(text, starts, ends)
+    if recovered is not None:
+        starts, ends = [recovered[0]], [recovered[1]]
     if len(starts) != 1 or len(ends) != 1 or starts[0][0] > ends[0][0]:
 
         def lines(found: list[tuple[int, int]]) -> str:
@@ -127,6 +135,25 @@ def find_block(path: Path, text: str) -> Found | None:
     start, end = starts[0][1], ends[0][1]
     block = text[start:end].replace("\r\n", "\n").rstrip("\n")
     return Found(start, end, block)
+
+
+def _written_by_us(
+    text: str, starts: list[tuple[int, int]], ends: list[tuple[int, int]]
+) -> tuple[tuple[int, int], tuple[int, int]] | None:
+    """A block an earlier sap-devs wrote with marker lines inside its content (before markers in pack
+    text were neutralised): the first start marker is followed by our header line, and every other
+    marker comes after it. The block then runs to the last end marker, so uninstall and re-inject can
+    still clean up."""
+    if len(starts) + len(ends) <= 2 or not ends:
+        return None
+    first_number, first_offset = starts[0] if starts else (0, 0)
+    if not starts or any(n <= first_number for n, _ in ends) or ends[-1][0] < starts[-1][0]:
+        return None
+    following = text[first_offset:].splitlines()[1:4]
+    header = next((line for line in following if line.strip()), "")
+    if not _META.match(header.strip()):
+        return None
+    return starts[0], ends[-1]
 
 
 def _meta(block: str) -> tuple[str | None, str | None, bool]:
