@@ -69,3 +69,19 @@ async def test_handler_failures_are_tool_errors_and_the_session_survives(server,
         fine = await client.call_tool("echo", {"word": "still alive"})
         assert not fine.is_error and fine.structured_content == {"word": "still alive"}
     assert "tool explode failed" in caplog.text, "the traceback goes to the log (stderr), not the agent"
+
+
+async def test_invalid_arguments_are_described_briefly_whatever_their_size(tmp_path) -> None:
+    from sap_devs.mcp.dispatch import invoke
+
+    tool = Tool(name="echo", title="E", description="d", category="meta", input=In, output=Out, handler=refuse)
+    ctx = ToolContext(cwd=tmp_path)
+    many = {f"{'k' * 5000}{i}": i for i in range(2000)}
+    outcome = await invoke(tool, many, ctx)
+    assert outcome.is_error and len(outcome.text) < 2000
+    assert "is not a parameter of echo" in outcome.text and "and 1990 more" in outcome.text
+    nested: object = "x"
+    for _ in range(5000):
+        nested = [nested]
+    outcome = await invoke(tool, {"word": nested}, ctx)
+    assert outcome.is_error and "'word'" in outcome.text and "a list of 1 item(s)" in outcome.text

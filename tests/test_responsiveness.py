@@ -91,3 +91,26 @@ def test_abap_tools_and_call_tool_stay_on_the_loop() -> None:
     assert runs_in_worker(registry.get("get_known_errors"))  # type: ignore[arg-type]
     assert not runs_in_worker(registry.get("get_class"))  # type: ignore[arg-type]
     assert not runs_in_worker(registry.get("call_tool"))  # type: ignore[arg-type]
+
+
+async def test_the_deadline_cancels_the_handler_so_it_stops_working(tmp_path, monkeypatch) -> None:
+    import asyncio
+
+    monkeypatch.setenv("SAP_DEVS_TOOL_TIMEOUT", "0.2")
+    stopped = threading.Event()
+
+    async def handle(params: ToolInput, ctx: ToolContext) -> _Out:
+        try:
+            await asyncio.sleep(30)
+        except asyncio.CancelledError:
+            stopped.set()  # what check_project does: tell its folder walk to stop
+            raise
+        return _Out(done=True)
+
+    tool = Tool(
+        name="sleepy_tool", title="S", description="Sleeps.", category="knowledge", input=ToolInput, output=_Out,
+        handler=handle,
+    )  # fmt: skip
+    outcome = await invoke(tool, {}, ToolContext(cwd=tmp_path, layers=[bundled_layer()]))
+    assert outcome.is_error and "did not finish within 0.2s and was stopped" in outcome.text
+    assert await anyio.to_thread.run_sync(stopped.wait, 10)

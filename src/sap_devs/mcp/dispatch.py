@@ -7,9 +7,11 @@ caller sees the same validation and the same errors. Nothing here raises into th
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import os
+import threading
 from dataclasses import dataclass
 from typing import Any
 
@@ -44,8 +46,37 @@ def runs_in_worker(tool: Tool) -> bool:
     return not tool.needs_system and tool.output is not None
 
 
-def _run_in_own_loop(tool: Tool, params: Any, ctx: ToolContext) -> Any:
-    return asyncio.run(tool.handler(params, ctx))
+class _Worker:
+    """One handler run on its own event loop in a worker thread, which the caller can cancel.
+
+    Cancelling (the client's cancel, or the deadline) cancels the handler's task on that loop, so a
+    handler that watches for CancelledError (check_project's folder walk) stops instead of running on.
+    """
+
+    def __init__(self, tool: Tool, params: Any, ctx: ToolContext) -> None:
+        self._tool, self._params, self._ctx = tool, params, ctx
+        self._lock = threading.Lock()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._task: asyncio.Task[Any] | None = None
+        self._cancelled = False
+
+    def run(self) -> Any:
+        return asyncio.run(self._main())
+
+    async def _main(self) -> Any:
+        with self._lock:
+            if self._cancelled:
+                raise asyncio.CancelledError
+            self._loop, self._task = asyncio.get_running_loop(), asyncio.current_task()
+        return await self._tool.handler(self._params, self._ctx)
+
+    def cancel(self) -> None:
+        with self._lock:
+            self._cancelled = True
+            if self._loop is not None and self._task is not None and not self._loop.is_closed():
+                # the loop may close between the check and the call: then there is nothing left to cancel
+                with contextlib.suppress(RuntimeError):
+                    self._loop.call_soon_threadsafe(self._task.cancel)
 
 
 async def _run_handler(tool: Tool, params: Any, ctx: ToolContext) -> Any:
@@ -55,13 +86,20 @@ async def _run_handler(tool: Tool, params: Any, ctx: ToolContext) -> Any:
     import anyio.to_thread
 
     seconds = deadline()
-    with anyio.move_on_after(seconds) as scope:
-        # abandon: a thread cannot be stopped; the caller gets its answer at the deadline and the
-        # thread's late result is dropped (inputs are bounded, so it does finish)
-        return await anyio.to_thread.run_sync(_run_in_own_loop, tool, params, ctx, abandon_on_cancel=True)
+    worker = _Worker(tool, params, ctx)
+    finished = False
+    try:
+        with anyio.move_on_after(seconds) as scope:
+            # abandon: the answer is not held up by a thread that has yet to notice its cancellation
+            result = await anyio.to_thread.run_sync(worker.run, abandon_on_cancel=True)
+            finished = True
+            return result
+    finally:
+        if not finished:
+            worker.cancel()
     if scope.cancelled_caught:
         raise SapDevsError(
-            f"{tool.name} did not finish within {seconds:g}s and was abandoned.",
+            f"{tool.name} did not finish within {seconds:g}s and was stopped.",
             hint="Narrow the request (a shorter query, a pack filter, a smaller folder) and try again; "
             "SAP_DEVS_TOOL_TIMEOUT raises the limit.",
         )
@@ -89,18 +127,40 @@ def _describe_params(tool: Tool) -> str:
     return ", ".join(parts) if parts else "none"
 
 
+MAX_PROBLEMS = 10
+_NAME_MAX = 60
+
+
+def _cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _shown(value: Any) -> str:
+    """A short picture of an offending value that never walks a huge or deeply nested one."""
+    if isinstance(value, str):
+        return json.dumps(value[:80], ensure_ascii=False)[:82]
+    if isinstance(value, bool | int | float) or value is None:
+        return _cut(json.dumps(value), 40)
+    if isinstance(value, list | dict):
+        return f"a {'list' if isinstance(value, list) else 'object'} of {len(value)} item(s)"
+    return type(value).__name__
+
+
 def describe_invalid_arguments(tool: Tool, exc: ValidationError) -> str:
+    errors = exc.errors(include_url=False, include_input=True)
     problems = []
-    for err in exc.errors(include_url=False):
-        field = ".".join(str(p) for p in err["loc"]) or "arguments"
+    for err in errors[:MAX_PROBLEMS]:
+        field = _cut(".".join(str(p) for p in err["loc"]), _NAME_MAX) or "arguments"
         if err["type"] == "extra_forbidden":
             problems.append(f"'{field}' is not a parameter of {tool.name}")
         elif err["type"] == "missing":
             problems.append(f"'{field}' is required")
         else:
             got = err.get("input")
-            shown = f" (got {json.dumps(got, default=str)[:80]})" if got is not None else ""
-            problems.append(f"'{field}': {err['msg']}{shown}")
+            shown = f" (got {_shown(got)})" if got is not None else ""
+            problems.append(f"'{field}': {_cut(err['msg'], 200)}{shown}")
+    if len(errors) > MAX_PROBLEMS:
+        problems.append(f"and {len(errors) - MAX_PROBLEMS} more")
     return f"Invalid arguments for {tool.name}: {'; '.join(problems)}. Parameters: {_describe_params(tool)}."
 
 
@@ -109,6 +169,8 @@ async def invoke(tool: Tool, arguments: dict[str, Any] | None, ctx: ToolContext)
         params = tool.input.model_validate(arguments or {})
     except ValidationError as exc:
         return Outcome(True, describe_invalid_arguments(tool, exc))
+    except RecursionError:
+        return Outcome(True, f"Invalid arguments for {tool.name}: nested too deeply to read.")
     try:
         result = await _run_handler(tool, params, ctx)
         if tool.output is None:  # pass-through (call_tool): the inner tool's outcome, unchanged
