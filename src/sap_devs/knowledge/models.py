@@ -35,7 +35,7 @@ class _Strict(BaseModel):
 
 
 class PackMeta(_Strict):
-    id: str = Field(pattern=PACK_ID)
+    id: str = Field(pattern=PACK_ID, max_length=64)
     name: str = Field(min_length=1)
     description: str = Field(min_length=1)
     tags: list[Tag] = Field(default_factory=list)
@@ -50,7 +50,7 @@ class PackMeta(_Strict):
 
 
 class Resource(_Strict):
-    id: str = Field(pattern=ITEM_ID)
+    id: str = Field(pattern=ITEM_ID, max_length=128)
     title: str = Field(min_length=1)
     url: HttpsUrl
     type: ResourceType
@@ -60,7 +60,7 @@ class Resource(_Strict):
 
 
 class KnownError(_Strict):
-    id: str = Field(pattern=ITEM_ID)
+    id: str = Field(pattern=ITEM_ID, max_length=128)
     pattern: str = Field(min_length=3)
     cause: str = Field(min_length=3)
     fix: str = Field(min_length=3)
@@ -69,7 +69,7 @@ class KnownError(_Strict):
 
 
 class Sample(_Strict):
-    id: str = Field(pattern=ITEM_ID)
+    id: str = Field(pattern=ITEM_ID, max_length=128)
     label: str = Field(min_length=1)
     url: HttpsUrl
     description: str = Field(min_length=1)
@@ -96,7 +96,7 @@ class Detect(_Strict):
 
 
 class ToolDef(_Strict):
-    id: str = Field(pattern=PACK_ID)
+    id: str = Field(pattern=PACK_ID, max_length=64)
     name: str = Field(min_length=1)
     required: str = Field(pattern=r"^(latest|(>=|<=|>|<|=)?\s*v?\d+(\.\d+){0,2})$")
     detect: Detect
@@ -112,7 +112,7 @@ class McpInstall(_Strict):
 
 
 class McpServer(_Strict):
-    id: str = Field(pattern=PACK_ID)
+    id: str = Field(pattern=PACK_ID, max_length=64)
     name: str = Field(min_length=1)
     description: str = Field(min_length=1)
     install: McpInstall
@@ -120,18 +120,18 @@ class McpServer(_Strict):
 
 
 class EventType(_Strict):
-    id: str = Field(pattern=PACK_ID)
+    id: str = Field(pattern=PACK_ID, max_length=64)
     name: str = Field(min_length=1)
     source: Literal["rss", "manual", "khoros"]
     default_scope: EventScope
     description: str | None = None
     rss_url: HttpsUrl | None = None
-    khoros_board_id: str | None = Field(None, pattern=PACK_ID)
+    khoros_board_id: str | None = Field(None, pattern=PACK_ID, max_length=64)
     tags: list[Tag] = Field(default_factory=list)
 
 
 class EventInstance(_Strict):
-    id: str = Field(min_length=1)
+    id: str = Field(min_length=1, max_length=128)
     type: str = Field(min_length=1)
     title: str = Field(min_length=1)
     date: dt.date
@@ -145,7 +145,7 @@ class EventInstance(_Strict):
 
 
 class YouTubeSource(_Strict):
-    id: str = Field(pattern=PACK_ID)
+    id: str = Field(pattern=PACK_ID, max_length=64)
     type: Literal["playlist", "channel"]
     name: str = Field(min_length=1)
     playlist_id: str | None = Field(None, pattern=r"^[A-Za-z0-9_-]{10,64}$")
@@ -167,17 +167,17 @@ class YouTubeSource(_Strict):
 
 
 class TutorialRef(_Strict):
-    slug: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
+    slug: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$", max_length=128)
     featured: bool = False
 
 
 class ProfilePack(_Strict):
-    id: str = Field(pattern=PACK_ID)
+    id: str = Field(pattern=PACK_ID, max_length=64)
     weight: int = 0
 
 
 class Profile(_Strict):
-    id: str = Field(pattern=PACK_ID)
+    id: str = Field(pattern=PACK_ID, max_length=64)
     name: str = Field(min_length=1)
     description: str = ""
     packs: list[ProfilePack] = Field(default_factory=list)
