@@ -31,9 +31,11 @@ class ToolCallError(SapDevsError):
 
 def _context() -> Any:
     if "ctx" not in _state:
+        from sap_devs.adt.config import deferred_errors
         from sap_devs.mcp.session import open_session
 
-        _, _state["ctx"] = open_session(profile=os.environ.get("SAP_DEVS_PROFILE"), cwd=Path(os.getcwd()))
+        with deferred_errors():  # a broken ABAP setting fails the ABAP tools only, each saying what to fix
+            _, _state["ctx"] = open_session(profile=os.environ.get("SAP_DEVS_PROFILE"), cwd=Path(os.getcwd()))
     return _state["ctx"]
 
 

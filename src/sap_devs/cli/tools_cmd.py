@@ -18,11 +18,13 @@ DOCS_PATH = Path("docs") / "TOOLS.md"
 
 
 def _session(environment: str | None, profile: str | None = None) -> Any:
+    from sap_devs.adt.config import deferred_errors
     from sap_devs.core.errors import SapDevsError
     from sap_devs.mcp.session import open_session
 
     try:
-        return open_session(environment=environment, profile=profile)
+        with deferred_errors():  # a broken ABAP setting fails the ABAP tools only, each saying what to fix
+            return open_session(environment=environment, profile=profile)
     except SapDevsError as exc:
         raise fail(str(exc)) from None
 

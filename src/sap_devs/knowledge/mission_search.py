@@ -49,5 +49,4 @@ async def search_live(
         ) from None
     records = value if isinstance(value, list) else (value.get("results") if isinstance(value, dict) else [])
     found: list[dict[str, Any]] = [m for m in (normalise_mission(r) for r in records or []) if m]
-    cache.write(name, found)
-    return found, None
+    return found, cache.save(name, found)  # a full disk costs the cache, never the answer
