@@ -157,3 +157,25 @@ def test_abap_settings_errors_are_one_clear_line(tmp_path: Path) -> None:
         )
         assert proc.returncode == 2 and says in proc.stderr, proc.stderr
         assert "Traceback" not in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_tools_call_keeps_the_knowledge_tools_when_the_abap_settings_are_broken(tmp_path: Path) -> None:
+    env = server_env(tmp_path)
+    env.update({"SAP_URL": "https://my-s4.example:99999", "SAP_USER": "DEV", "SAP_PASSWORD": "pw"})
+
+    def call(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "sap_devs", "tools", "call", *args],
+            env=env,
+            cwd=tmp_path,
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+
+    proc = call("get_known_errors", "--arg", "query=cds: command not found")
+    assert proc.returncode == 0 and json.loads(proc.stdout)["count"] >= 1, proc.stderr
+    proc = call("get_class", "--arg", "name=ZCL_DEMO")
+    assert proc.returncode != 0 and "Port out of range" in proc.stdout + proc.stderr
+    assert "pw" not in proc.stdout + proc.stderr and "Traceback" not in proc.stderr
