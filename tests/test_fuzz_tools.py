@@ -23,7 +23,6 @@ import reprlib
 import tempfile
 import threading
 import time
-import traceback
 from collections import Counter
 from collections.abc import Iterator
 from concurrent.futures import TimeoutError as FutureTimeout
@@ -76,7 +75,16 @@ FUZZ = settings(
         HealthCheck.function_scoped_fixture,
     ],
 )
+SCHEMA_LOOSER_THAN_MODEL = {
+    "read_doc": (
+        "its schema's oneOf counts an explicit null id, url or source as given, the model's check as absent, "
+        "so {'id': null} passes the schema and is refused (owner of tools/docs/read_doc.py)"
+    ),
+}
+"""Tools whose cross-parameter rule (an 'arguments'-level refusal) accepts less than the advertised schema.
+Only that refusal is let through, counted in the summary line; any other disagreement still fails."""
 STATS: Counter[str] = Counter()
+KNOWN: Counter[str] = Counter()
 ROUTES: Counter[str] = Counter()
 OUTCOMES: Counter[str] = Counter()
 TIMES: dict[str, float] = {}
@@ -93,8 +101,25 @@ class Answer:
     via: str
 
 
+CLIENT_DEPTH = 200
+"""Nesting the SDK client serialises (pydantic stops at about 255 levels; the stdio edge refuses less)."""
+
+
+def _depth(value: Any, limit: int) -> int:
+    """Nesting depth of a JSON value, counted up to ``limit`` without recursion."""
+    deepest, stack = 0, [(value, 1)]
+    while stack and deepest <= limit:
+        item, level = stack.pop()
+        deepest = max(deepest, level)
+        children = item.values() if isinstance(item, dict) else item if isinstance(item, list) else ()
+        stack.extend((child, level + 1) for child in children)
+    return deepest
+
+
 def sendable(arguments: dict[str, Any]) -> bool:
     """Whether a JSON-RPC client can put the arguments on the wire at all (strict JSON, valid UTF-8)."""
+    if _depth(arguments, CLIENT_DEPTH) > CLIENT_DEPTH:
+        return False
     try:
         json.dumps(arguments, ensure_ascii=False, allow_nan=False).encode("utf-8")
     except (ValueError, UnicodeEncodeError, RecursionError):
@@ -199,6 +224,8 @@ def session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Session]:
         f"{OUTCOMES['ok']} results, {OUTCOMES['error']} isError); slowest tools (total s): "
         + ", ".join(f"{n} {t:.1f}" for n, t in slowest)
     )
+    for name, hits in KNOWN.items():
+        print(f"fuzz: known issue hit {hits} time(s): {name}: {SCHEMA_LOOSER_THAN_MODEL[name]}")
 
 
 def _schema_valid(name: str, arguments: dict[str, Any]) -> bool | None:
@@ -228,6 +255,12 @@ def check(session: Session, name: str, arguments: dict[str, Any]) -> Answer:
         valid = _schema_valid(name, arguments)
         if valid is False:
             assert text.startswith(f"Invalid arguments for {name}") or "must be" in text, text[:600]
+        elif (
+            valid
+            and name in SCHEMA_LOOSER_THAN_MODEL
+            and text.startswith(f"Invalid arguments for {name}: 'arguments':")
+        ):
+            KNOWN[name] += 1
         elif valid:
             # call_tool passes an inner tool's refusal through; only its own parameters must agree
             assert not text.startswith(f"Invalid arguments for {name}:"), (
@@ -330,16 +363,14 @@ SCALARS = st.one_of(st.none(), st.booleans(), st.integers(), st.integers(-(2**80
 JSON = st.recursive(
     SCALARS, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(TEXT, inner, max_size=4), max_leaves=12
 )
-# Random nesting stays far below Python's recursion limit: the deep cases are explicit tests below.
-DEEP = st.integers(20, 150).map(_nested)
+DEEP = st.integers(20, 3_000).map(_nested)
 
 
 def invalid_arguments(name: str) -> st.SearchStrategy[dict[str, Any]]:
     """Arbitrary JSON objects: the tool's own parameter names with values of any type, unknown keys, huge
     strings, lone surrogates and nesting."""
     params = list(REGISTRY.spec(name).input_schema.get("properties", {}))  # type: ignore[union-attr]
-    # huge unknown keys are a known dispatch problem with a test of their own below
-    keys = st.sampled_from(params) | SHORT_TEXT if params else SHORT_TEXT
+    keys = st.sampled_from(params) | TEXT if params else TEXT
     return st.dictionaries(keys, st.one_of(JSON, DEEP, HUGE), max_size=6)
 
 
@@ -371,35 +402,19 @@ def test_a_string_past_its_bound_is_refused_naming_the_parameter_and_the_bound(
     assert f"'{param}': String should have at most" not in at_bound.text, "the bound itself is allowed"
 
 
-DISPATCH_ECHO = (
-    "dispatch.describe_invalid_arguments echoes every unknown parameter name in full (owner of mcp/dispatch.py: "
-    "cap the names shown and their length)"
-)
-
-
 @pytest.mark.parametrize(
     "unknown",
     [{"k" * 100_000: 1}, {f"unknown_{i}": i for i in range(2_000)}],
     ids=["100000-character-name", "2000-unknown-names"],
 )
 def test_unknown_parameters_are_refused_in_a_short_message(session: Session, unknown: dict[str, Any]) -> None:
-    answer = session.call("get_known_errors", {"query": "cds: command not found", **unknown})
+    answer = check(session, "get_known_errors", {"query": "cds: command not found", **unknown})
     assert answer.is_error and "is not a parameter of get_known_errors" in answer.text, answer.text[:600]
-    if len(answer.text) > ERROR_TEXT_MAX:
-        pytest.xfail(f"{DISPATCH_ECHO}: {len(answer.text)} characters")
 
 
-@pytest.mark.parametrize("depth", [100, 5_000])
+@pytest.mark.parametrize("depth", [100, 5_000, 50_000])
 def test_deeply_nested_arguments_are_refused(session: Session, depth: int) -> None:
     """5,000 levels reach dispatch only through the Python API or `sap-devs tools call --json`: the stdio edge
     refuses such nesting before the SDK sees it."""
-    try:
-        answer = check(session, "get_known_errors", {"query": _nested(depth)})
-    except RecursionError as exc:
-        if "describe_invalid_arguments" not in "".join(traceback.format_tb(exc.__traceback__)):
-            raise
-        pytest.xfail(
-            "dispatch.describe_invalid_arguments: json.dumps of the offending input recurses past Python's "
-            "limit and the RecursionError escapes invoke (owner of mcp/dispatch.py)"
-        )
-    assert answer.is_error and "'query'" in answer.text, answer.text[:600]
+    answer = check(session, "get_known_errors", {"query": _nested(depth)})
+    assert answer.is_error and answer.text.startswith("Invalid arguments for get_known_errors"), answer.text[:600]
