@@ -8,9 +8,17 @@ from sap_devs.knowledge.sync import Source
 
 
 def _modules() -> list[ModuleType]:
-    from sap_devs.knowledge import discovery_sync, events_sync, learning_sync, news_sync, tutorials_sync, videos_sync
+    from sap_devs.knowledge import (
+        discovery_sync,
+        events_sync,
+        learning_sync,
+        news_sync,
+        released_apis_sync,
+        tutorials_sync,
+        videos_sync,
+    )
 
-    return [tutorials_sync, learning_sync, news_sync, videos_sync, events_sync, discovery_sync]
+    return [tutorials_sync, learning_sync, news_sync, videos_sync, events_sync, discovery_sync, released_apis_sync]
 
 
 def all_sources() -> list[Source]:
