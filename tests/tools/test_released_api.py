@@ -47,7 +47,8 @@ async def test_mara_is_not_to_be_released_in_public_cloud_with_i_product_as_succ
     assert not mara["usable_in_abap_cloud"]
     names = [s["name"] for s in mara["successors"]]
     assert "I_PRODUCT" in names and "I_PRODUCTSALES" in names
-    assert {"object_type": "CDS_STOB", "name": "I_PRODUCT", "tadir_object": "DDLS"} in mara["successors"]
+    i_product = {"object_type": "CDS_STOB", "name": "I_PRODUCT", "tadir_object": "DDLS", "state": "released"}
+    assert i_product in mara["successors"], "successors carry their own state"
     assert "not released for ABAP Cloud" in mara["note"] and "I_PRODUCT" in mara["note"]
     assert out["target"] == "SAP Cloud ERP (public cloud)"
     assert "snapshot bundled with sap-devs" in out["data_source"] and "2026-08-18" in out["data_source"]
@@ -61,7 +62,8 @@ async def test_bapi_po_create1_points_to_the_purchase_order_rap_bo_any_case(bund
         bapi["name"] == "BAPI_PO_CREATE1" and bapi["object_type"] == "FUNC" and bapi["type_name"] == "function module"
     )
     assert bapi["tadir_object"] == "FUGR" and bapi["tadir_name"] == "2012"
-    assert bapi["successors"] == [{"object_type": "BDEF", "name": "I_PURCHASEORDERTP_2"}]
+    assert bapi["successors"] == [{"object_type": "BDEF", "name": "I_PURCHASEORDERTP_2", "state": "released"}]
+    assert "use I_PURCHASEORDERTP_2 (BDEF, released) instead" in bapi["note"]
     assert "clean_core_level" not in bapi, "the clean core level is for private cloud only"
 
 
@@ -99,6 +101,16 @@ async def test_private_target_adds_the_classic_api_clean_core_level(bundled_ctx)
     assert results["CL_ABAP_CHAR_UTILITIES"]["clean_core_level"].startswith("A")
     assert out["target"] == "SAP Cloud ERP Private / on-premise"
     assert "Classic ABAP may use classic APIs" in out["hint"]
+
+
+async def test_private_target_knows_classic_and_no_api_objects_outside_the_release_list(bundled_ctx) -> None:
+    out = await check(bundled_ctx, ["/APE/C_APIDEFINITION", "CF_REBD_BUILDING"], target="private")
+    classic, no_api = out["results"]
+    assert classic["state"] == "classicAPI" and classic["clean_core_level"].startswith("B")
+    assert not classic["usable_in_abap_cloud"]
+    assert no_api["state"] == "noAPI" and no_api["clean_core_level"].startswith("D")
+    assert no_api["successors"][0]["name"] == "BAPI_RE_BU_GET_DETAIL"
+    assert "SAP classifies it as noAPI" in no_api["note"]
 
 
 async def test_btp_target_says_where_else_a_name_is_listed(bundled_ctx) -> None:

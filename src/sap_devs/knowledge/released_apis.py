@@ -19,6 +19,7 @@ the memory and load several times faster, and only the rows a lookup hits are ev
 from __future__ import annotations
 
 import csv
+import dataclasses
 import datetime as dt
 import gzip
 import io
@@ -474,6 +475,8 @@ class Verdict:
     also_listed: tuple[str, ...] = ()
     listed_as: tuple[str, ...] = ()
     """Object types the name is listed under when the object_type filter excluded them all."""
+    successor_states: tuple[str | None, ...] = ()
+    """Each successor's own state in the target's list (None when the list does not know it)."""
 
     @property
     def state(self) -> str | None:
@@ -543,7 +546,10 @@ class Verdict:
         state = self.state or ""
         if state == "released":
             return f"{head} is released for ABAP Cloud in {where}: use it."
-        successors = ", ".join(f"{s.name} ({s.object_type})" for s in self.successors[:8])
+        successors = ", ".join(
+            f"{s.name} ({s.object_type}{', ' + state if state else ''})"
+            for s, state in zip(self.successors[:8], self._padded_states(), strict=False)
+        )
         if len(self.successors) > 8:
             successors += f" and {len(self.successors) - 8} more"
         if state == "deprecated":
@@ -568,6 +574,10 @@ class Verdict:
             text += " Classic ABAP (not ABAP Cloud) may call it as a classic API (clean core level B)."
         return text
 
+    def _padded_states(self) -> list[str | None]:
+        states = list(self.successor_states)
+        return states + [None] * (len(self.successors) - len(states))
+
     def _type_text(self) -> str:
         source = self.entry or self.classification
         assert source is not None
@@ -575,9 +585,29 @@ class Verdict:
         return f"{source.object_type}, {name}" if name else source.object_type
 
 
+def _state_of(dataset: Dataset, target: Target, successor: Successor) -> str | None:
+    for section in (target, CLASSIFICATIONS) if target == "private" else (target,):
+        for entry in dataset.lookup(section, successor.name):
+            if successor.object_type in (entry.object_type, entry.tadir_object):
+                return entry.state
+    return None
+
+
+def _with_successor_states(dataset: Dataset, verdict: Verdict) -> Verdict:
+    if not verdict.successors:
+        return verdict
+    states = tuple(_state_of(dataset, verdict.target, s) for s in verdict.successors)
+    return dataclasses.replace(verdict, successor_states=states)
+
+
 def check(dataset: Dataset, names: Iterable[str], target: Target, object_type: str | None = None) -> list[Verdict]:
     """One verdict per object each name matches (a name can be, say, both a data element and a
-    domain), or one ``found=False`` verdict for a name no list of ``target`` knows."""
+    domain), or one ``found=False`` verdict for a name no list of ``target`` knows. Each successor
+    carries its own state, so an agent sees at once whether the replacement is itself released."""
+    return [_with_successor_states(dataset, v) for v in _check(dataset, names, target, object_type)]
+
+
+def _check(dataset: Dataset, names: Iterable[str], target: Target, object_type: str | None) -> list[Verdict]:
     wanted = object_type.strip().upper() if object_type else None
     verdicts: list[Verdict] = []
     seen: set[str] = set()

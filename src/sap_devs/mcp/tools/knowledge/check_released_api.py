@@ -51,6 +51,7 @@ class SuccessorOut(BaseModel):
     object_type: str = Field(description="Type as in SAP's list, e.g. CDS_STOB, BDEF, CLAS, FUNC.")
     name: str
     tadir_object: str | None = Field(None, description="Repository (TADIR) type when it differs, e.g. DDLS.")
+    state: str | None = Field(None, description="The successor's own state in the target's list, e.g. released.")
 
 
 class ReleasedApiOut(BaseModel):
@@ -92,13 +93,15 @@ class Output(ToolOutput):
 
 def _out(verdict: released_apis.Verdict) -> ReleasedApiOut:
     source = verdict.entry or verdict.classification
+    states = [*verdict.successor_states, *[None] * len(verdict.successors)]
     successors = [
         SuccessorOut(
             object_type=s.object_type,
             name=s.name,
             tadir_object=s.tadir_object if s.tadir_object != s.object_type else None,
+            state=state,
         )
-        for s in verdict.successors
+        for s, state in zip(verdict.successors, states, strict=False)
     ]
     if source is None:
         return ReleasedApiOut(name=verdict.asked, found=False, usable_in_abap_cloud=False, note=verdict.sentence())
@@ -128,7 +131,7 @@ def _hint(results: list[ReleasedApiOut], dataset: released_apis.Dataset, target:
     if any(not r.usable_in_abap_cloud for r in results):
         parts.append(
             "In ABAP Cloud code (ABAP for Cloud Development) use only objects whose state is 'released': replace "
-            "the others with their successors and check those too."
+            "the others with their successors whose own state is 'released'."
         )
         if target == "private" and any(r.clean_core_level and r.clean_core_level[0] == "B" for r in results):
             parts.append("Classic ABAP may use classic APIs (level B); ABAP Cloud code may not.")
