@@ -40,6 +40,9 @@ INVALID_ARGS: dict[str, dict[str, Any]] = {
     "get_news_detail": {"community_url": "file:///etc/passwd"},
     "search_learning_journeys": {"query": ""},
     "search_videos": {"limit": 0},
+    "search_docs": {"query": "cds", "product": "sap-gui"},
+    "read_doc": {"id": "cap-js/docs:cds/cdl.md", "url": "https://cap.cloud.sap/docs/cds/cdl"},
+    "check_released_api": {"names": []},
 }
 
 

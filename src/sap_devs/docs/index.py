@@ -1,0 +1,350 @@
+"""The documentation index: one SQLite file with an FTS5 table over every section of every page.
+
+Text goes through the same analysis as every other sap-devs search (SAP synonyms and acronyms,
+stemming, ABAP names kept whole) before FTS5 sees it, so "CF", "Cloud Foundry" and "cloudfoundry"
+meet, and "deploying" finds "deployment". The FTS table is contentless (it holds only the index);
+the section text is stored zlib-compressed beside it, for snippets and for read_doc.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+import sqlite3
+import threading
+import zlib
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from sap_devs.docs.ingest import Page
+from sap_devs.docs.sources import DocSource
+from sap_devs.search.analysis import analyze
+
+FORMAT = 1
+WEIGHTS = (6.0, 3.0, 1.0)  # title, heading path, body
+CANDIDATES = 300  # sections ranked by FTS5 before pages are grouped
+SNIPPET_CHARS = 300
+_TYPO_MIN, _TYPO_MAX = 4, 40
+
+SCHEMA = """
+CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE sources(repo TEXT PRIMARY KEY, product TEXT, licence TEXT, site TEXT, commit_id TEXT,
+                     origin TEXT, fetched_at TEXT);
+CREATE TABLE pages(id INTEGER PRIMARY KEY, source TEXT NOT NULL, path TEXT NOT NULL, title TEXT NOT NULL,
+                   url TEXT NOT NULL, product TEXT NOT NULL, UNIQUE(source, path));
+CREATE INDEX pages_url ON pages(url);
+CREATE TABLE sections(id INTEGER PRIMARY KEY, page INTEGER NOT NULL, ord INTEGER NOT NULL, heading TEXT NOT NULL,
+                      anchor TEXT, body BLOB NOT NULL);
+CREATE INDEX sections_page ON sections(page, ord);
+CREATE VIRTUAL TABLE fts USING fts5(title, heading, body, content='', tokenize="unicode61 tokenchars '_'");
+CREATE VIRTUAL TABLE vocab USING fts5vocab(fts, 'row');
+"""
+
+
+class DocsIndexError(Exception):
+    """The index file is missing, from another format, or unreadable."""
+
+
+@dataclass(frozen=True)
+class SourceInfo:
+    repo: str
+    product: str
+    licence: str
+    site: str
+    commit: str
+    origin: str  # bundled or synced
+    fetched_at: str | None
+
+
+def _terms(text: str) -> str:
+    return " ".join(analyze(text))
+
+
+def build(path: Path, sources: Iterable[tuple[DocSource, str, list[Page], str, str | None]]) -> dict[str, int]:
+    """Write a new index at ``path`` from (source, commit, pages, origin, fetched_at) tuples.
+
+    Written to a temporary file and moved into place, so a reader never sees half an index and a
+    failed build leaves the previous one.
+    """
+    tmp = path.with_name(path.name + ".building")
+    tmp.unlink(missing_ok=True)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    con = sqlite3.connect(tmp)
+    counts = {"pages": 0, "sections": 0}
+    try:
+        con.executescript("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;" + SCHEMA)
+        con.execute("INSERT INTO meta VALUES ('format', ?), ('built_at', ?)", (str(FORMAT), _now()))
+        for source, commit, pages, origin, fetched_at in sources:
+            con.execute(
+                "INSERT INTO sources VALUES (?,?,?,?,?,?,?)",
+                (source.repo, source.product, source.licence, source.site, commit, origin, fetched_at),
+            )
+            for page in pages:
+                cur = con.execute(
+                    "INSERT INTO pages(source, path, title, url, product) VALUES (?,?,?,?,?)",
+                    (page.source, page.path, page.title, page.url, page.product),
+                )
+                page_id = cur.lastrowid
+                title_terms = _terms(page.title)
+                for ord_, section in enumerate(page.sections):
+                    heading = " > ".join(section.heading)
+                    cur = con.execute(
+                        "INSERT INTO sections(page, ord, heading, anchor, body) VALUES (?,?,?,?,?)",
+                        (page_id, ord_, heading, section.anchor, zlib.compress(section.text.encode("utf-8"), 6)),
+                    )
+                    sub_heading = " ".join(section.heading[1:])
+                    con.execute(
+                        "INSERT INTO fts(rowid, title, heading, body) VALUES (?,?,?,?)",
+                        (cur.lastrowid, title_terms, _terms(sub_heading), _terms(section.text)),
+                    )
+                    counts["sections"] += 1
+                counts["pages"] += 1
+        con.execute("INSERT INTO fts(fts) VALUES ('optimize')")
+        con.commit()
+        con.execute("VACUUM")
+    except BaseException:
+        con.close()
+        tmp.unlink(missing_ok=True)
+        raise
+    con.close()
+    tmp.replace(path)
+    return counts
+
+
+def _now() -> str:
+    return dt.datetime.now(dt.UTC).replace(microsecond=0).isoformat()
+
+
+@dataclass(frozen=True)
+class Hit:
+    page_id: int
+    source: str
+    path: str
+    title: str
+    url: str
+    product: str
+    section: str
+    anchor: str | None
+    snippet: str
+    score: float
+
+
+@dataclass(frozen=True)
+class Doc:
+    source: SourceInfo
+    path: str
+    title: str
+    url: str
+    product: str
+    sections: list[tuple[str, str | None, str]]  # (heading path, anchor, markdown)
+
+
+_QUOTE = re.compile(r'"')
+
+
+class DocsIndex:
+    """A read-only connection to one index file, shared by the threads that search it."""
+
+    def __init__(self, path: Path) -> None:
+        if not path.is_file():
+            raise DocsIndexError(f"{path} does not exist")
+        self.path = path
+        try:
+            # immutable: the file never changes while open (a sync writes a new file and swaps it in)
+            self._con = sqlite3.connect(
+                f"{path.resolve().as_uri()}?mode=ro&immutable=1", uri=True, check_same_thread=False
+            )
+            version = self._con.execute("SELECT value FROM meta WHERE key='format'").fetchone()
+        except sqlite3.Error as exc:
+            raise DocsIndexError(f"{path} cannot be read ({exc})") from None
+        if version is None or version[0] != str(FORMAT):
+            raise DocsIndexError(f"{path} is from another sap-devs version (format {version and version[0]})")
+        self._lock = threading.Lock()  # one sqlite connection: calls from worker threads take turns
+        self._vocab: dict[str, list[tuple[str, int]]] = {}
+
+    def close(self) -> None:
+        self._con.close()
+
+    def sources(self) -> list[SourceInfo]:
+        with self._lock:
+            rows = self._con.execute("SELECT * FROM sources ORDER BY repo").fetchall()
+        return [SourceInfo(*row) for row in rows]
+
+    def counts(self) -> tuple[int, int]:
+        with self._lock:
+            pages = self._con.execute("SELECT count(*) FROM pages").fetchone()[0]
+            sections = self._con.execute("SELECT count(*) FROM sections").fetchone()[0]
+        return pages, sections
+
+    # -- search -----------------------------------------------------------------------------------
+
+    def _known(self, terms: Sequence[str]) -> set[str]:
+        marks = ",".join("?" * len(terms))
+        rows = self._con.execute(f"SELECT term FROM vocab WHERE term IN ({marks})", list(terms)).fetchall()
+        return {r[0] for r in rows}
+
+    def _typo_candidates(self, term: str) -> list[str]:
+        """Vocabulary terms one edit away (same first letter), most frequent first."""
+        bucket = self._vocab.get(term[0])
+        if bucket is None:
+            rows = self._con.execute(
+                "SELECT term, doc FROM vocab WHERE term >= ? AND term < ? AND length(term) BETWEEN ? AND ?",
+                (term[0], chr(ord(term[0]) + 1), _TYPO_MIN - 1, _TYPO_MAX + 1),
+            ).fetchall()
+            bucket = [(t, d) for t, d in rows if t.isalpha()]
+            self._vocab[term[0]] = bucket
+        found = [(t, d) for t, d in bucket if abs(len(t) - len(term)) <= 1 and _one_edit(term, t)]
+        return [t for t, _ in sorted(found, key=lambda x: -x[1])[:2]]
+
+    def search(self, query: str, *, product: str | None = None, limit: int = 10) -> tuple[list[Hit], int]:
+        """Pages best first (each with its best section), and how many pages matched."""
+        terms = list(dict.fromkeys(analyze(query)))[:32]
+        if not terms:
+            return [], 0
+        with self._lock:
+            known = self._known(terms)
+            groups: list[list[str]] = []
+            for term in terms:
+                alternatives = [term] if term in known else []
+                if term not in known and _TYPO_MIN <= len(term) <= _TYPO_MAX and term.isalpha() and len(terms) <= 8:
+                    alternatives = self._typo_candidates(term)
+                if alternatives:
+                    groups.append(alternatives)
+            if not groups:
+                return [], 0
+            match = " OR ".join(f'"{_QUOTE.sub("", t)}"' for group in groups for t in group)
+            sql = (
+                "SELECT s.id, s.page, s.heading, s.anchor, bm25(fts, ?, ?, ?) AS score, p.source, p.path, p.title, "
+                "p.url, p.product FROM fts JOIN sections s ON s.id = fts.rowid JOIN pages p ON p.id = s.page "
+                "WHERE fts MATCH ?" + (" AND p.product = ?" if product else "") + " ORDER BY score LIMIT ?"
+            )
+            args: list[object] = [*WEIGHTS, match]
+            if product:
+                args.append(product)
+            args.append(CANDIDATES)
+            rows = self._con.execute(sql, args).fetchall()
+            ranked = self._rerank(rows, groups)
+            pages: dict[int, Hit] = {}
+            for hit in ranked:
+                if hit.page_id not in pages:
+                    pages[hit.page_id] = hit
+            total = len(pages)
+            top = sorted(pages.values(), key=lambda h: -h.score)[:limit]
+            return [self._with_snippet(h, groups) for h in top], total
+
+    def _rerank(self, rows: list[tuple], groups: list[list[str]]) -> list[Hit]:
+        """bm25 (negative: lower is better) turned into a score, rewarded for covering more of the query."""
+        if not rows:
+            return []
+        ids = [r[0] for r in rows[:80]]
+        covered = self._coverage(ids, groups)
+        hits = []
+        for sid, page, heading, anchor, score, source, path, title, url, product in rows:
+            coverage = covered.get(sid, 0.0)
+            value = -score * (0.4 + 0.6 * coverage) if sid in covered else -score * 0.4
+            hits.append(Hit(page, source, path, title, url, product, heading, anchor, str(sid), value))
+        return sorted(hits, key=lambda h: -h.score)
+
+    def _coverage(self, ids: list[int], groups: list[list[str]]) -> dict[int, float]:
+        """Share of the query's terms each section has, in any column."""
+        if not ids or not groups:
+            return {}
+        found: dict[int, int] = dict.fromkeys(ids, 0)
+        marks = ",".join("?" * len(ids))
+        for group in groups:
+            match = " OR ".join(f'"{_QUOTE.sub("", t)}"' for t in group)
+            rows = self._con.execute(f"SELECT rowid FROM fts WHERE fts MATCH ? AND rowid IN ({marks})", [match, *ids])
+            for (rowid,) in rows:
+                found[rowid] += 1
+        return {sid: n / len(groups) for sid, n in found.items()}
+
+    def _with_snippet(self, hit: Hit, groups: list[list[str]]) -> Hit:
+        row = self._con.execute("SELECT body FROM sections WHERE id = ?", (int(hit.snippet),)).fetchone()
+        body = zlib.decompress(row[0]).decode("utf-8") if row else ""
+        wanted = {t for group in groups for t in group}
+        return Hit(**{**hit.__dict__, "snippet": snippet(body, wanted)})
+
+    # -- reading ----------------------------------------------------------------------------------
+
+    def find_page(self, *, page_id: str | None = None, url: str | None = None) -> tuple[int, str, str] | None:
+        """(row id, source, path) of a page given its id (``owner/repo:path``) or public url."""
+        with self._lock:
+            if page_id:
+                source, _, path = page_id.partition(":")
+                row = self._con.execute(
+                    "SELECT id, source, path FROM pages WHERE lower(source) = lower(?) AND path = ?", (source, path)
+                ).fetchone()
+            else:
+                base = (url or "").split("?", 1)[0]
+                base = base.split("#", 1)[0] if "#/topic/" not in base else base
+                candidates = [base, base.rstrip("/"), base.rstrip("/") + "/"]
+                row = None
+                for candidate in candidates:
+                    row = self._con.execute("SELECT id, source, path FROM pages WHERE url = ?", (candidate,)).fetchone()
+                    if row:
+                        break
+        return row
+
+    def read(self, page_row: int) -> Doc:
+        with self._lock:
+            page = self._con.execute(
+                "SELECT source, path, title, url, product FROM pages WHERE id = ?", (page_row,)
+            ).fetchone()
+            sections = self._con.execute(
+                "SELECT heading, anchor, body FROM sections WHERE page = ? ORDER BY ord", (page_row,)
+            ).fetchall()
+            source = self._con.execute("SELECT * FROM sources WHERE repo = ?", (page[0],)).fetchone()
+        return Doc(
+            source=SourceInfo(*source),
+            path=page[1],
+            title=page[2],
+            url=page[3],
+            product=page[4],
+            sections=[(h, a, zlib.decompress(b).decode("utf-8")) for h, a, b in sections],
+        )
+
+    def urls(self) -> set[str]:
+        with self._lock:
+            return {r[0] for r in self._con.execute("SELECT url FROM pages")}
+
+
+def _one_edit(a: str, b: str) -> bool:
+    """Levenshtein distance 1 (or a swap of two neighbours)."""
+    if a == b:
+        return False
+    if len(a) == len(b):
+        diff = [i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y]
+        return len(diff) == 1 or (
+            len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]]
+        )
+    if len(a) > len(b):
+        a, b = b, a
+    return any(b[:i] + b[i + 1 :] == a for i in range(len(b)))
+
+
+_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+
+
+def snippet(body: str, wanted: set[str], limit: int = SNIPPET_CHARS) -> str:
+    """The passage of ``body`` that holds the most query terms, at most ``limit`` characters."""
+    parts = [p.strip() for p in _SENTENCE.split(body) if p.strip() and not p.strip().startswith("```")]
+    if not parts:
+        return body[:limit]
+    best, best_score = 0, -1
+    for i, part in enumerate(parts[:400]):
+        score = len(wanted & set(analyze(part[:600])))
+        if score > best_score:
+            best, best_score = i, score
+    text = parts[best]
+    for extra in parts[best + 1 :]:
+        if len(text) + 1 + len(extra) > limit:
+            break
+        text += " " + extra
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1].rsplit(" ", 1)[0] + "…"
+
+
+def describe(sources: list[SourceInfo]) -> str:
+    return json.dumps([s.__dict__ for s in sources])

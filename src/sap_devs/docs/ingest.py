@@ -1,0 +1,323 @@
+"""Markdown pages of a documentation repository turned into clean pages and sections.
+
+What is not content goes: SAP-docs ``loio`` comments and anchors, "Related Information" and "Parent
+topic" link lists, capire front matter and VitePress syntax (``::: tip`` containers, ``{.class}`` and
+``{#id}`` attributes, ``[[toc]]``, component tags), the cheat sheets' tables of contents and "back to
+top" links, HTML table markup. Code blocks stay verbatim. Relative links to other pages of the same
+repository become their public addresses, so what an agent quotes can be followed.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+import tarfile
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from sap_devs.docs.sources import DocSource, is_page, page_url
+
+MAX_PAGE_BYTES = 2 * 1024 * 1024  # the largest real page is ~600 KB; anything bigger is not a page
+SECTION_LEVEL = 3  # h1-h3 start sections; deeper headings stay inside their section
+
+
+@dataclass
+class Section:
+    heading: list[str]  # heading path from the page title down
+    anchor: str | None
+    text: str
+
+
+@dataclass
+class Page:
+    source: str  # owner/repo
+    path: str  # inside the repository
+    title: str
+    url: str
+    product: str
+    sections: list[Section] = field(default_factory=list)
+
+    @property
+    def id(self) -> str:
+        return f"{self.source}:{self.path}"
+
+
+_LOIO = re.compile(r"<!--\s*loio([0-9a-f]{32})\s*-->")
+_COMMENT = re.compile(r"<!--.*?-->", re.S)
+_ANCHOR_TAG = re.compile(r"<a\s+name=\"[^\"]*\"\s*/?>(?:\s*</a>)?", re.I)
+_HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
+_ATTRS = re.compile(r"\s*\{\s*([#.][^}]*)\}\s*$")  # {#anchor} or {.class} at the end of a line
+_CONTAINER = re.compile(r"^\s*:{3,}\s*(\w[\w-]*)?\s*(.*)$")
+_CELL_END = re.compile(r"</t[dh]\s*>", re.I)
+_ROW_END = re.compile(r"</tr\s*>|<br\s*/?>", re.I)
+_DROP_BLOCK = re.compile(r"<(style|script)\b.*?</\1\s*>", re.I | re.S)
+# tags whose markup goes and whose text stays (HTML and the VitePress components capire uses)
+_TAG = re.compile(
+    r"</?(?:table|thead|tbody|tfoot|tr|td|th|colgroup|col|span|div|p|em|i|b|strong|sup|sub|u|a|img|code|pre|"
+    r"kbd|br|hr|ul|ol|li|dl|dt|dd|details|summary|Badge|Since|Config|Alpha|Beta|Concept|Deprecated|Fragment|"
+    r"ImplVariants|UnderConstruction|Icon|Grid|span)\b[^>]*>",
+    re.I,
+)
+_RELATED = re.compile(r"^\s*(?:\*\*|#{1,6}\s*)(?:Related Information|Parent topic:?)(?:\*\*)?\s*:?\s*$", re.I)
+_MD_LINK = re.compile(r"\]\(([^)\s]+?\.md)(#[^)\s]*)?(\s+\"[^\"]*\")?\)")
+_ESCAPES = re.compile(r"\\([()\[\]#_*<>|`.!-])")
+_BACK_TO_TOP = re.compile(r"^\s*<p align=\"right\">.*?top.*?</p>\s*$", re.I)
+_TOC_LINE = re.compile(r"^\s*[-*]\s+\[[^\]]*\]\(#[^)]*\)\s*$")
+_BACK_LINK = re.compile(r"^\s*Back to \[Top\]\([^)]*\)\s*$", re.I)
+_SLUG_DROP = re.compile(r"[^\w\- ]+")
+
+
+def slug(heading: str) -> str:
+    """GitHub-style anchor of a heading (the cheat sheets link their sections this way)."""
+    return _SLUG_DROP.sub("", heading.strip().lower()).replace(" ", "-")
+
+
+def _front_matter(text: str) -> tuple[dict[str, str], str]:
+    if not text.startswith("---\n"):
+        return {}, text
+    end = text.find("\n---", 4)
+    if end < 0:
+        return {}, text
+    head, body = text[4:end], text[end + 4 :]
+    meta: dict[str, str] = {}
+    key = None
+    for line in head.splitlines():  # only flat keys are needed (synopsis, status); no YAML parser for this
+        match = re.match(r"^([A-Za-z_][\w-]*):\s*(.*)$", line)
+        if match:
+            key, value = match.group(1), match.group(2).strip()
+            meta[key] = "" if value in (">", "|", ">-", "|-") else value.strip("'\"")
+        elif key and line.startswith((" ", "\t")):
+            meta[key] = (meta[key] + " " + line.strip()).strip()
+    return meta, body
+
+
+def _clean_prose(line: str) -> str:
+    line = _ANCHOR_TAG.sub("", line)
+    line = _CELL_END.sub(" | ", line)
+    line = _ROW_END.sub("\n", line)
+    line = _TAG.sub("", line)
+    return _ESCAPES.sub(r"\1", line)
+
+
+def clean(text: str, *, meta: dict[str, str] | None = None) -> str:
+    """Markdown without the markup that is not content; code fences untouched."""
+    meta = meta or {}
+    text = _DROP_BLOCK.sub("", _COMMENT.sub("", text))
+    out: list[str] = []
+    fence: str | None = None
+    skipping_related = False
+    for line in text.splitlines():
+        stripped = line.strip()
+        if fence is not None:
+            out.append(line)
+            if stripped.startswith(fence):
+                fence = None
+            continue
+        if stripped.startswith(("```", "~~~")):
+            fence = stripped[:3]
+            skipping_related = False
+            out.append(line.rstrip())
+            continue
+        if skipping_related:
+            if _HEADING.match(stripped):
+                skipping_related = False
+            else:
+                continue
+        if _RELATED.match(stripped):
+            skipping_related = True
+            continue
+        if stripped == "[[toc]]" or _BACK_TO_TOP.match(line) or _TOC_LINE.match(line) or _BACK_LINK.match(line):
+            continue
+        container = _CONTAINER.match(line)
+        if container:
+            kind, title = container.group(1), container.group(2).strip()
+            if kind and kind not in ("code-group", "details", "raw"):
+                out.append(f"**{(title or kind).strip()}:**" if title or kind not in ("tip", "info") else "")
+            elif title:
+                out.append(f"**{title}**")
+            continue
+        if "{{" in line and "$frontmatter" in line:
+            line = re.sub(r"\{\{\s*\$frontmatter\.(\w+)\s*\}\}", lambda m: meta.get(m.group(1), ""), line)
+        heading = _HEADING.match(stripped)
+        if heading:
+            out.append(f"{heading.group(1)} {_clean_prose(heading.group(2))}".rstrip())
+            continue
+        out.append(_ATTRS.sub("", _clean_prose(line)).rstrip())
+    joined = "\n".join(out)
+    return re.sub(r"\n{3,}", "\n\n", joined).strip()
+
+
+def split_sections(text: str, title: str) -> list[Section]:
+    """Sections at h1-h3 (outside code), each with its heading path and anchor."""
+    sections: list[Section] = []
+    path: list[str] = [title]
+    levels: list[int] = [1]
+    current: list[str] = []
+    anchor: str | None = None
+    fence = False
+
+    def flush() -> None:
+        body = "\n".join(current).strip()
+        if body:
+            sections.append(Section(list(path), anchor, body))
+
+    for line in text.splitlines():
+        if line.strip().startswith(("```", "~~~")):
+            fence = not fence
+        match = None if fence else _HEADING.match(line.strip())
+        if match and len(match.group(1)) <= SECTION_LEVEL:
+            flush()
+            current = []
+            level = len(match.group(1))
+            raw = match.group(2)
+            attr = re.search(r"\{\s*#([\w-]+)\s*\}", raw)
+            name = _ATTRS.sub("", raw).strip()
+            anchor = attr.group(1) if attr else slug(name)
+            if level == 1:
+                path, levels = [name], [1]
+                continue
+            while levels and levels[-1] >= level:
+                levels.pop()
+                path.pop()
+            if not path:
+                path, levels = [title], [1]
+            path.append(name)
+            levels.append(level)
+            continue
+        current.append(line)
+    flush()
+    return sections
+
+
+_TABLE = re.compile(r"<table\b.*?</table\s*>", re.S)  # lower case only: UI5 XML views have <Table> in prose
+_ROW = re.compile(r"</tr\s*>", re.I)
+_CELL = re.compile(r"</t[dh]\s*>", re.I)
+
+
+def _flatten_table(match: re.Match[str]) -> str:
+    rows = []
+    for row in _ROW.split(match.group(0)):
+        cells = [" ".join(_TAG.sub(" ", cell).replace("```", "`").split()) for cell in _CELL.split(row)]
+        cells = [c for c in cells if c]
+        if cells:
+            rows.append("| " + " | ".join(cells) + " |")
+    return "\n" + "\n".join(rows) + "\n"
+
+
+def flatten_tables(text: str) -> str:
+    """HTML tables (SAP-docs writes its tables so) as one line per row; a table starting inside a code
+    block is left alone, a code block inside a table cell becomes inline code."""
+    if "<table" not in text:
+        return text
+    out: list[str] = []
+    table: list[str] | None = None
+    fence = False
+    for line in text.split("\n"):
+        if table is not None:
+            table.append(line)
+            if "</table>" in line:
+                out.append(_TABLE.sub(_flatten_table, "\n".join(table)))
+                table = None
+            continue
+        if line.lstrip().startswith(("```", "~~~")):
+            fence = not fence
+        if not fence and line.lstrip().startswith("<table"):
+            table = [line]
+            if "</table>" in line:
+                out.append(_TABLE.sub(_flatten_table, line))
+                table = None
+            continue
+        out.append(line)
+    if table is not None:  # never closed: keep it as it was
+        out.extend(table)
+    return "\n".join(out)
+
+
+def parse_page(source: DocSource, path: str, raw: str, links: dict[str, str] | None = None) -> Page | None:
+    """One Markdown file as a Page; None when it has no public address or no content."""
+    loio_match = _LOIO.search(raw[:2000])
+    url = page_url(source, path, loio_match.group(1) if loio_match else None)
+    if url is None:
+        return None
+    meta, body = _front_matter(raw)
+    if links:
+        body = _relink(body, path, links)
+    # headings keep their {#id} until sections are split; clean() drops attributes on other lines
+    heading_attrs: dict[str, str] = {}
+
+    def keep(match: re.Match[str]) -> str:
+        marker = f"SAPDEVSANCHOR{len(heading_attrs)}X"
+        heading_attrs[marker] = match.group(2)
+        return marker
+
+    body = re.sub(r"(?m)^(#{1,6}\s.*?)(\s*\{\s*#[\w-]+\s*\})\s*$", lambda m: m.group(1) + keep(m), body)
+    text = clean(flatten_tables(body), meta=meta)
+    for marker, attr in heading_attrs.items():
+        text = text.replace(marker, " " + attr.strip())
+    title = meta.get("title") or _first_heading(text) or path.rsplit("/", 1)[-1][:-3]
+    sections = split_sections(text, title)
+    if not sections:
+        return None
+    return Page(source.repo, path, title, url, source.product, sections)
+
+
+def _first_heading(text: str) -> str | None:
+    for line in text.splitlines():
+        match = _HEADING.match(line.strip())
+        if match:
+            return _ATTRS.sub("", match.group(2)).strip()
+    return None
+
+
+def _relink(text: str, path: str, links: dict[str, str]) -> str:
+    folder = posixpath.dirname(path)
+
+    def replace(match: re.Match[str]) -> str:
+        target = match.group(1)
+        if "://" in target:
+            return match.group(0)
+        resolved = posixpath.normpath(posixpath.join(folder, target))
+        url = links.get(resolved)
+        if url is None:
+            return match.group(0)
+        fragment = match.group(2) or ""
+        return f"]({url}{fragment if '#' not in url else ''})"
+
+    return _MD_LINK.sub(replace, text)
+
+
+def read_tarball(source: DocSource, tar_path: str) -> tuple[str, Iterator[tuple[str, str]]]:
+    """(commit, iterator of (path, text)) for the pages in a GitHub tarball of ``source``."""
+    tar = tarfile.open(tar_path, "r:gz")  # noqa: SIM115 - closed by the generator when it is exhausted
+    members = [m for m in tar.getmembers() if m.isfile()]
+    top = members[0].name.split("/", 1)[0] if members else ""
+    commit = top.rsplit("-", 1)[-1] if "-" in top else ""
+
+    def pages() -> Iterator[tuple[str, str]]:
+        try:
+            for member in members:
+                inner = member.name.split("/", 1)[1] if "/" in member.name else member.name
+                if member.size > MAX_PAGE_BYTES or not is_page(source, inner):
+                    continue
+                handle = tar.extractfile(member)
+                if handle is None:
+                    continue
+                yield inner, handle.read().decode("utf-8", errors="replace")
+        finally:
+            tar.close()
+
+    return commit, pages()
+
+
+def load_source(source: DocSource, tar_path: str) -> tuple[str, list[Page]]:
+    """Every page of one source tarball, links between its pages made public."""
+    commit, files = read_tarball(source, tar_path)
+    raw = dict(files)
+    links: dict[str, str] = {}
+    for path, text in raw.items():
+        loio = _LOIO.search(text[:2000])
+        url = page_url(source, path, loio.group(1) if loio else None)
+        if url:
+            links[path] = url
+    pages = [p for path, text in raw.items() if (p := parse_page(source, path, text, links)) is not None]
+    return commit, pages

@@ -1,0 +1,154 @@
+"""The SAP documentation repositories sap-devs indexes, and how each file maps to its public page.
+
+Each source is a public GitHub repository of Markdown. The public address of a page is derived from
+the file, never guessed: capire pages by path, SAP-docs pages by the ``loio`` id each page starts
+with and the guide (product, deliverable) its folder belongs to, as the repository README lists them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+CC_BY = "CC-BY-4.0"
+APACHE = "Apache-2.0"
+
+PRODUCTS = ("cap", "ui5", "fiori-tools", "btp", "connectivity", "bas", "hana-cloud", "integration-suite", "abap")
+
+
+@dataclass(frozen=True)
+class DocSource:
+    repo: str  # owner/name on GitHub
+    product: str
+    licence: str
+    site: str  # what the pages are, for attribution
+    branch: str = "main"
+    docs_dir: str = "docs"  # only Markdown below this folder is indexed ("" = the whole repository)
+    help_base: str | None = None  # SAP Help Portal base for loio pages: <help_base>/<loio>.html
+    folder_bases: dict[str, str] = field(default_factory=dict)  # first folder under docs_dir -> help base
+    folder_products: dict[str, str] = field(default_factory=dict)  # first folder -> product, when it differs
+
+    @property
+    def name(self) -> str:
+        return self.repo.split("/", 1)[1]
+
+    @property
+    def owner(self) -> str:
+        return self.repo.split("/", 1)[0]
+
+    def attribution(self, url: str) -> str:
+        holder = "SAP SE or an SAP affiliate company"
+        return f"Source: {url}, from {self.site} ({self.repo}), © {holder}, licensed under {self.licence}."
+
+
+HELP = "https://help.sap.com/docs"
+
+SOURCES: tuple[DocSource, ...] = (
+    DocSource("cap-js/docs", "cap", APACHE, "Capire, the CAP documentation", docs_dir=""),
+    DocSource("SAP-samples/abap-cheat-sheets", "abap", APACHE, "the ABAP cheat sheets", docs_dir=""),
+    DocSource("SAP-docs/sapui5", "ui5", CC_BY, "the SAPUI5 documentation"),
+    DocSource(
+        "SAP-docs/btp-cloud-platform",
+        "btp",
+        CC_BY,
+        "the SAP BTP documentation",
+        help_base=f"{HELP}/btp/sap-business-technology-platform",
+    ),
+    DocSource(
+        "SAP-docs/sap-hana-cloud-hana-database",
+        "hana-cloud",
+        CC_BY,
+        "the SAP HANA Cloud, SAP HANA Database documentation",
+        folder_bases={
+            "sql-ref": f"{HELP}/HANA_CLOUD_DATABASE/c1d3f60099654ecfb3fe36ac93c121bb",
+            "di-ref": f"{HELP}/HANA_CLOUD_DATABASE/c2cc2e43458d4abda6788049c58143dc",
+            "devguide-for-cf-mta-bas": f"{HELP}/HANA_CLOUD_DATABASE/c2b99f19e9264c4d9ae9221b22f6f589",
+            "devguide-for-cf-mta-webide": f"{HELP}/HANA_CLOUD_DATABASE/b9902c314aef4afb8f7a29bf8c5b37b3",
+        },
+    ),
+    DocSource(
+        "SAP-docs/btp-integration-suite",
+        "integration-suite",
+        CC_BY,
+        "the SAP Integration Suite documentation",
+        folder_bases={
+            "ISuite": f"{HELP}/SAP_INTEGRATION_SUITE/51ab953548be4459bfe8539ecaeee98d",
+            "apim": f"{HELP}/sap-api-management/sap-api-management",
+            "ci": f"{HELP}/cloud-integration/sap-cloud-integration",
+            "ISuite_Integrations_APIs": f"{HELP}/integration-suite/isuite-integrations-apis",
+            "ISuite_Event_Mesh": f"{HELP}/integration-suite/isuite-event-mesh",
+            "ISuite_Integration_Advisor": f"{HELP}/integration-suite/isuite-integration-advisor",
+            "ISuite_Trading_Partner_Management": f"{HELP}/integration-suite/isuite-trading-partner-management",
+            "ISuite_OData_Provisioning": f"{HELP}/integration-suite/isuite-odata-provisioning",
+            "ISuite_Data_Space_Integration": f"{HELP}/integration-suite/isuite-data-space-integration",
+            "ISuite_Migration_Assessment": f"{HELP}/integration-suite/migration-assessment",
+            "ISuite_Integration_Assessment": f"{HELP}/integration-suite/integration-assessment",
+            "ISuite_API_Composition": f"{HELP}/integration-suite/api-composition",
+            "ISuite_Edge_Integration_Cell": f"{HELP}/integration-suite/isuite-edge-integration-cell",
+        },
+    ),
+    DocSource(
+        "SAP-docs/btp-fiori-tools",
+        "fiori-tools",
+        CC_BY,
+        "the SAP Fiori tools documentation",
+        help_base=f"{HELP}/SAP_FIORI_tools/17d50220bcd848aa854c9c182d65b699",
+    ),
+    DocSource(
+        "SAP-docs/btp-business-application-studio",
+        "bas",
+        CC_BY,
+        "the SAP Business Application Studio documentation",
+        help_base=f"{HELP}/bas/sap-business-application-studio",
+    ),
+    DocSource(
+        "SAP-docs/btp-developer-guide",
+        "btp",
+        CC_BY,
+        "the SAP BTP Developer's Guide",
+        help_base=f"{HELP}/BTP/0c8c1db388f645159e134a005aaabbcf",
+    ),
+    DocSource(
+        "SAP-docs/btp-connectivity",
+        "connectivity",
+        CC_BY,
+        "the SAP BTP Connectivity documentation",
+        help_base=f"{HELP}/connectivity/sap-btp-connectivity-cf",
+    ),
+)
+
+BY_REPO = {s.repo.lower(): s for s in SOURCES}
+
+# repository files that are about the repository, not the product
+_NOT_PAGES = frozenset({"readme.md", "contributing.md", "code_of_conduct.md", "menu.md", "license.md", "changelog.md"})
+
+
+def is_page(source: DocSource, path: str) -> bool:
+    """Whether ``path`` (relative to the repository root) is a documentation page of ``source``."""
+    if not path.endswith(".md") or path.rsplit("/", 1)[-1].lower() in _NOT_PAGES:
+        return False
+    parts = path.split("/")
+    if any(p.startswith(".") for p in parts) or "LICENSES" in parts:
+        return False
+    return not source.docs_dir or path.startswith(source.docs_dir + "/")
+
+
+def page_url(source: DocSource, path: str, loio: str | None) -> str | None:
+    """The public address of a page, or None when it cannot be derived (the page is then not indexed)."""
+    if source.repo == "cap-js/docs":
+        stem = path[: -len(".md")]
+        if stem == "index":
+            return "https://cap.cloud.sap/docs/"
+        if stem.endswith("/index"):
+            return f"https://cap.cloud.sap/docs/{stem[: -len('index')]}"
+        return f"https://cap.cloud.sap/docs/{stem}"
+    if source.repo == "SAP-samples/abap-cheat-sheets":
+        return f"https://github.com/{source.repo}/blob/{source.branch}/{path}"
+    if loio is None:
+        return None
+    if source.repo == "SAP-docs/sapui5":
+        return f"https://ui5.sap.com/#/topic/{loio}"
+    base = source.help_base
+    if source.folder_bases:
+        inner = path[len(source.docs_dir) + 1 :] if source.docs_dir else path
+        base = source.folder_bases.get(inner.split("/", 1)[0])
+    return f"{base}/{loio}.html" if base else None

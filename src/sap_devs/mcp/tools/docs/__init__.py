@@ -1,0 +1,1 @@
+"""Tools over the SAP documentation index."""

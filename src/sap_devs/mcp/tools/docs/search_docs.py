@@ -1,0 +1,93 @@
+"""search_docs: the official SAP documentation (CAP, UI5, BTP, HANA Cloud, Integration Suite, ABAP ...), offline."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from sap_devs.mcp.framework import SEARCH_LIMIT, Envelope, Tool, ToolContext, ToolInput, limit_field
+from sap_devs.mcp.tools._bounds import QUERY_MAX
+
+Product = Literal["cap", "ui5", "fiori-tools", "btp", "connectivity", "bas", "hana-cloud", "integration-suite", "abap"]
+
+
+class Input(ToolInput):
+    query: str = Field(
+        min_length=1,
+        max_length=QUERY_MAX,
+        description="The question in your own words, e.g. 'CDS association with on condition', 'HDI grant to another schema'.",
+    )
+    product: Product | None = Field(None, description="Only pages of this product.")
+    limit: int = limit_field(SEARCH_LIMIT, "pages")
+
+
+class DocHit(BaseModel):
+    id: str = Field(description="Page id for read_doc: 'owner/repo:path'.")
+    source: str = Field(description="GitHub repository of the page, owner/repo.")
+    path: str = Field(description="File path of the page inside that repository.")
+    title: str
+    section: str = Field(description="Heading path of the best-matching section.")
+    url: str = Field(description="Public URL of the page; cite it.")
+    product: str
+    snippet: str = Field(description="The matched passage (at most ~300 characters).")
+
+
+Output = Envelope[DocHit]
+
+# sites whose section anchors are the heading ids sap-devs knows (capire's {#id}, GitHub's heading slugs)
+_ANCHORED = ("cap-js/docs", "SAP-samples/abap-cheat-sheets")
+
+
+def section_url(source: str, url: str, anchor: str | None) -> str:
+    return f"{url}#{anchor}" if anchor and source in _ANCHORED else url
+
+
+async def handle(params: Input, ctx: ToolContext) -> Output:
+    from sap_devs.docs.store import current
+
+    index = current()
+    hits, total = index.search(params.query, product=params.product, limit=params.limit)
+    items = [
+        DocHit(
+            id=f"{h.source}:{h.path}",
+            source=h.source,
+            path=h.path,
+            title=h.title,
+            section=h.section,
+            url=section_url(h.source, h.url, h.anchor),
+            product=h.product,
+            snippet=h.snippet,
+        )
+        for h in hits
+    ]
+    hint = None
+    if items:
+        hint = "Call read_doc with a result's id (and its section) for the full text; cite the url."
+    envelope = Output.build(
+        items, limit=params.limit, entity="documentation pages", query=params.query, hint=hint, total=total
+    )
+    if not items and params.product:
+        envelope.add_note("Try without the product filter.")
+    return envelope
+
+
+TOOL = Tool(
+    name="search_docs",
+    title="Search the SAP documentation",
+    description=(
+        "Search the official SAP documentation offline (CAP/capire, SAPUI5 and Fiori elements, Fiori tools, SAP BTP, "
+        "Connectivity, Business Application Studio, HANA Cloud SQL/HDI, Integration Suite, ABAP cheat sheets): "
+        "pages best first with the matched passage and the public URL."
+    ),
+    category="docs",
+    action="search",
+    input=Input,
+    output=Output,
+    handler=handle,
+    instruction=(
+        "Use search_docs before answering an SAP how-to question from memory, then read_doc for the details; "
+        "cite the page url."
+    ),
+    example={"query": "CDS association with an on condition", "product": "cap", "limit": 5},
+)

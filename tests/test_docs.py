@@ -1,0 +1,290 @@
+"""The SAP documentation: ingestion, the index, and the search_docs / read_doc tools on the bundled index."""
+
+from __future__ import annotations
+
+import io
+import tarfile
+from pathlib import Path
+
+import pytest
+
+from sap_devs.docs import store
+from sap_devs.docs.build import build_from, tarball_name
+from sap_devs.docs.index import DocsIndex
+from sap_devs.docs.ingest import clean, flatten_tables, load_source, parse_page
+from sap_devs.docs.sources import BY_REPO, SOURCES, page_url
+from sap_devs.mcp.dispatch import invoke
+from sap_devs.mcp.framework import ToolContext
+from sap_devs.mcp.registry import Registry
+from tests.conftest import bundled_layer
+
+pytestmark = pytest.mark.anyio
+REGISTRY = Registry.default()
+CONNECTIVITY = BY_REPO["sap-docs/btp-connectivity"]
+CAPIRE = BY_REPO["cap-js/docs"]
+LOIO = "2b8ee62d19db43649365f82f78b185a0"
+
+
+def test_public_urls_follow_each_site() -> None:
+    assert page_url(CAPIRE, "guides/deployment/to-cf.md", None) == "https://cap.cloud.sap/docs/guides/deployment/to-cf"
+    assert page_url(CAPIRE, "guides/index.md", None) == "https://cap.cloud.sap/docs/guides/"
+    assert page_url(CONNECTIVITY, "docs/x/a-2b8ee62.md", LOIO) == (
+        f"https://help.sap.com/docs/connectivity/sap-btp-connectivity-cf/{LOIO}.html"
+    )
+    hana = BY_REPO["sap-docs/sap-hana-cloud-hana-database"]
+    assert page_url(hana, "docs/sql-ref/x/create-table-abc1234.md", LOIO) == (
+        f"https://help.sap.com/docs/HANA_CLOUD_DATABASE/c1d3f60099654ecfb3fe36ac93c121bb/{LOIO}.html"
+    )
+    assert page_url(BY_REPO["sap-docs/sapui5"], "docs/a.md", LOIO) == f"https://ui5.sap.com/#/topic/{LOIO}"
+    assert page_url(CONNECTIVITY, "docs/no-loio.md", None) is None  # no address: not indexed
+
+
+SAP_DOCS_PAGE = f"""<!-- loio{LOIO} -->
+
+# Create a Destination
+
+<a name="loio{LOIO}__section_x"/>
+
+## Procedure
+
+1.  Open the cockpit and choose *Destinations*\\(if shown\\).
+
+<table>
+<tr>
+<th>
+
+Property
+
+</th>
+<th>
+
+Value
+
+</th>
+</tr>
+<tr>
+<td>
+
+`ProxyType`
+
+</td>
+<td>
+
+```
+OnPremise
+```
+
+</td>
+</tr>
+</table>
+
+See [Principal Propagation](principal-propagation-abcdef0.md "How users are passed").
+
+**Related Information**
+
+[Other Page](other-1234567.md "Something")
+
+[Another Page](another-7654321.md)
+"""
+
+
+def test_sap_docs_pages_lose_their_markup_and_keep_content() -> None:
+    links = {"docs/principal-propagation-abcdef0.md": "https://help.sap.com/docs/x/y/abcdef0.html"}
+    page = parse_page(CONNECTIVITY, "docs/create-a-destination-2b8ee62.md", SAP_DOCS_PAGE, links)
+    assert page is not None and page.title == "Create a Destination"
+    assert page.url.endswith(f"/{LOIO}.html") and page.product == "connectivity"
+    text = "\n".join(s.text for s in page.sections)
+    assert "loio" not in text and "<a name" not in text and "<td>" not in text
+    assert "| `ProxyType` | ` OnPremise ` |" in text
+    assert "*Destinations*(if shown)" in text  # SAP-docs' escaped parentheses read as written
+    assert "[Principal Propagation](https://help.sap.com/docs/x/y/abcdef0.html)" in text
+    assert "Related Information" not in text and "Other Page" not in text
+    assert [s.heading for s in page.sections] == [["Create a Destination", "Procedure"]]
+
+
+CAPIRE_PAGE = """---
+synopsis: >
+  Learn how to serve
+  OData.
+status: released
+---
+
+# Serving OData {.foo}
+
+{{ $frontmatter.synopsis }}
+
+[[toc]]
+
+## Associations { #assocs }
+
+::: tip Use managed associations
+They are simpler.
+:::
+
+```cds
+entity A { b : Association to B on b.id = id; } // {.not-an-attribute}
+```
+"""
+
+
+def test_capire_pages_lose_vitepress_syntax_and_keep_anchors_and_code() -> None:
+    page = parse_page(CAPIRE, "advanced/odata.md", CAPIRE_PAGE)
+    assert page is not None and page.title == "Serving OData"
+    intro, assocs = page.sections
+    assert intro.text == "Learn how to serve OData."
+    assert assocs.heading == ["Serving OData", "Associations"] and assocs.anchor == "assocs"
+    assert "**Use managed associations:**" in assocs.text and ":::" not in assocs.text
+    assert "entity A { b : Association to B on b.id = id; } // {.not-an-attribute}" in assocs.text
+    assert "[[toc]]" not in intro.text
+
+
+def test_tables_inside_code_blocks_stay_as_written() -> None:
+    code = "```html\n<table><tr><td>x</td></tr></table>\n```"
+    assert flatten_tables(code) == code
+    assert clean("Back to [Top](#top)\ntext") == "text"
+
+
+def _tarball(tmp: Path, source_repo: str, files: dict[str, str], commit: str = "abc1234def") -> Path:
+    source = BY_REPO[source_repo.lower()]
+    path = tmp / tarball_name(source)
+    with tarfile.open(path, "w:gz") as tar:
+        for name, text in files.items():
+            data = text.encode()
+            info = tarfile.TarInfo(f"{source.name}-{commit}/{name}")
+            info.size = len(data)
+            tar.addfile(info, io.BytesIO(data))
+    return path
+
+
+@pytest.fixture
+def small_index(tmp_path: Path) -> DocsIndex:
+    cap = _tarball(
+        tmp_path,
+        "cap-js/docs",
+        {
+            "guides/deployment/to-cf.md": "# Deploy to Cloud Foundry\n\nRun `cf push` after `mbt build`.\n",
+            "cds/cdl.md": "# CDL\n\n## Associations {#assocs}\n\nUnmanaged associations have an on condition.\n",
+            "README.md": "# Not a page\n",
+        },
+    )
+    conn = _tarball(
+        tmp_path,
+        "SAP-docs/btp-connectivity",
+        {"docs/cloud-connector-2b8ee62.md": f"<!-- loio{LOIO} -->\n\n# Cloud Connector\n\nReach on-premise systems.\n"},
+    )
+    out = tmp_path / "docs.sqlite"
+    counts = build_from(
+        {"cap-js/docs": (cap, "bundled", None), "SAP-docs/btp-connectivity": (conn, "synced", "t")}, out
+    )
+    assert counts == {"pages": 3, "sections": 3}
+    return DocsIndex(out)
+
+
+def test_search_meets_synonyms_typos_and_filters(small_index: DocsIndex) -> None:
+    hits, total = small_index.search("deploy to CF")
+    assert hits[0].path == "guides/deployment/to-cf.md" and total >= 1
+    assert small_index.search("asociations on condition")[0][0].path == "cds/cdl.md"  # a typo still finds it
+    assert small_index.search("cloud connector", product="cap")[0] == []
+    hit = small_index.search("on premise cloud connector")[0][0]
+    assert hit.url == f"https://help.sap.com/docs/connectivity/sap-btp-connectivity-cf/{LOIO}.html"
+    assert len(hit.snippet) <= 300 and "on-premise" in hit.snippet
+    commits = {s.repo: (s.commit, s.origin) for s in small_index.sources()}
+    assert commits["cap-js/docs"] == ("abc1234def", "bundled") and commits["SAP-docs/btp-connectivity"][1] == "synced"
+
+
+def test_a_synced_index_wins_and_a_broken_one_falls_back(tmp_path: Path, small_index: DocsIndex, caplog) -> None:
+    store.reset()
+    synced = store.synced_path()
+    synced.parent.mkdir(parents=True)
+    synced.write_bytes(small_index.path.read_bytes())
+    assert store.current().counts() == (3, 3)
+    synced.write_bytes(b"not a database")
+    store.reset()
+    assert store.current().path == store.bundled_path()
+    assert "documentation index" in caplog.text
+    store.reset()
+
+
+# --- the bundled index and the tools ---------------------------------------------------------------
+
+needs_bundled = pytest.mark.skipif(
+    not store.bundled_path().is_file(), reason="the bundled docs index is built by `pip install` (hatch_build.py)"
+)
+
+
+async def call(name: str, **arguments: object) -> tuple[bool, str, dict | None]:
+    ctx = ToolContext(cwd=Path.cwd(), layers=[bundled_layer()])
+    outcome = await invoke(REGISTRY.get(name), arguments, ctx)  # type: ignore[arg-type]
+    return outcome.is_error, outcome.text, outcome.structured
+
+
+@needs_bundled
+def test_the_bundled_index_holds_all_ten_sources() -> None:
+    store.reset()
+    index = store.current()
+    assert {s.repo for s in index.sources()} == {s.repo for s in SOURCES}
+    pages, sections = index.counts()
+    assert pages > 9000 and sections > 30000
+
+
+@needs_bundled
+@pytest.mark.parametrize(
+    ("query", "product", "source"),
+    [
+        ("managed association on condition in CDL", "cap", "cap-js/docs"),
+        ("internal table secondary key", "abap", "SAP-samples/abap-cheat-sheets"),
+        ("OData V4 model list binding", "ui5", "SAP-docs/sapui5"),
+        ("subaccount entitlements", "btp", None),
+        ("HDI container grant privileges", "hana-cloud", "SAP-docs/sap-hana-cloud-hana-database"),
+        ("iflow HTTP receiver adapter", "integration-suite", "SAP-docs/btp-integration-suite"),
+        ("application generator list report", "fiori-tools", "SAP-docs/btp-fiori-tools"),
+        ("dev space extensions", "bas", "SAP-docs/btp-business-application-studio"),
+        ("cloud connector principal propagation", "connectivity", "SAP-docs/btp-connectivity"),
+    ],
+)
+async def test_search_docs_answers_from_every_product(query: str, product: str, source: str | None) -> None:
+    is_error, text, result = await call("search_docs", query=query, product=product, limit=3)
+    assert not is_error, text
+    assert result["count"] >= 1 and result["hint"].startswith("Call read_doc")  # type: ignore[index]
+    first = result["results"][0]  # type: ignore[index]
+    assert first["product"] == product and (source is None or first["source"] == source)
+    assert first["url"].startswith("https://") and len(first["snippet"]) <= 300
+    assert first["id"] == f"{first['source']}:{first['path']}"
+
+
+@needs_bundled
+async def test_read_doc_gives_text_url_licence_and_attribution_and_pages_through() -> None:
+    is_error, text, page = await call("read_doc", id="cap-js/docs:cds/cdl.md", max_chars=2000)
+    assert not is_error, text
+    assert page["url"] == "https://cap.cloud.sap/docs/cds/cdl" and page["licence"] == "Apache-2.0"  # type: ignore[index]
+    assert "SAP SE" in page["attribution"] and len(page["commit"]) == 40  # type: ignore[index]
+    assert page["next_offset"] and len(page["content"]) <= 2000  # type: ignore[index]
+    _, _, more = await call("read_doc", id="cap-js/docs:cds/cdl.md", offset=page["next_offset"], max_chars=2000)  # type: ignore[index]
+    assert more["offset"] == page["next_offset"] and more["content"] != page["content"]  # type: ignore[index]
+    _, _, section = await call("read_doc", url="https://cap.cloud.sap/docs/cds/cdl", section="Associations")
+    assert section["content"].startswith("## Associations") and section["url"].endswith("#associations")  # type: ignore[index]
+    is_error, text, _ = await call("read_doc", id="cap-js/docs:cds/cdl.md", section="Nothing like this")
+    assert is_error and "has no section" in text and "Associations" in text
+    is_error, text, _ = await call("read_doc", id="cap-js/docs:nope.md")
+    assert is_error and "No documentation page" in text
+    is_error, text, _ = await call("read_doc")
+    assert is_error and "exactly one of" in text
+
+
+@needs_bundled
+async def test_read_doc_for_sap_docs_pages_credits_cc_by() -> None:
+    _, _, found = await call("search_docs", query="destination on premise proxy type", product="connectivity", limit=1)
+    hit = found["results"][0]  # type: ignore[index]
+    is_error, text, page = await call("read_doc", source=hit["source"], path=hit["path"])
+    assert not is_error, text
+    assert page["licence"] == "CC-BY-4.0" and page["url"] == hit["url"]  # type: ignore[index]
+    assert hit["url"] in page["attribution"]  # type: ignore[index]
+
+
+def test_loading_a_tarball_skips_repository_files(tmp_path: Path) -> None:
+    tar = _tarball(
+        tmp_path, "cap-js/docs", {"README.md": "# r", ".github/x.md": "# x", "about/index.md": "# About\n\nx"}
+    )
+    commit, pages = load_source(CAPIRE, str(tar))
+    assert commit == "abc1234def" and [p.path for p in pages] == ["about/index.md"]
+    assert pages[0].url == "https://cap.cloud.sap/docs/about/"
