@@ -228,8 +228,31 @@ def session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Session]:
         print(f"fuzz: known issue hit {hits} time(s): {name}: {SCHEMA_LOOSER_THAN_MODEL[name]}")
 
 
+def _lone_surrogate(value: Any) -> bool:
+    """Whether a string anywhere in the value holds a lone UTF-16 surrogate, which is not Unicode text."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            try:
+                item.encode("utf-8")  # fails exactly on surrogates, at C speed on 200,000-character strings
+            except UnicodeEncodeError:
+                return True
+        elif isinstance(item, dict):
+            stack.extend(item)
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False
+
+
 def _schema_valid(name: str, arguments: dict[str, Any]) -> bool | None:
-    """Whether the arguments satisfy the advertised input schema; None when the validator cannot tell."""
+    """Whether the arguments satisfy the advertised input schema; None when the validator cannot tell.
+
+    Python's validator takes lone surrogates for strings; JSON Schema strings are Unicode text, which
+    they are not, so arguments holding one are invalid."""
+    if _lone_surrogate(arguments):
+        return False
     try:
         return Draft202012Validator(REGISTRY.spec(name).input_schema).is_valid(arguments)  # type: ignore[union-attr]
     except RecursionError:
