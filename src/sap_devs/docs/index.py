@@ -25,6 +25,9 @@ from sap_devs.search.analysis import analyze
 FORMAT = 1
 WEIGHTS = (6.0, 3.0, 1.0)  # title, heading path, body
 CANDIDATES = 300  # sections ranked by FTS5 before pages are grouped
+COVERAGE_TOP = 120  # of those, how many are checked for the share of the query they hold
+COMMON_SHARE = 0.15
+TITLE_BOOST = 1.5
 SNIPPET_CHARS = 300
 _TYPO_MIN, _TYPO_MAX = 4, 40
 
@@ -163,6 +166,7 @@ class DocsIndex:
             raise DocsIndexError(f"{path} is from another sap-devs version (format {version and version[0]})")
         self._lock = threading.Lock()  # one sqlite connection: calls from worker threads take turns
         self._vocab: dict[str, list[tuple[str, int]]] = {}
+        self._sections = self._con.execute("SELECT count(*) FROM sections").fetchone()[0]
 
     def close(self) -> None:
         self._con.close()
@@ -180,10 +184,11 @@ class DocsIndex:
 
     # -- search -----------------------------------------------------------------------------------
 
-    def _known(self, terms: Sequence[str]) -> set[str]:
+    def _frequencies(self, terms: Sequence[str]) -> dict[str, int]:
+        """Sections containing each term (terms absent from the index are left out)."""
         marks = ",".join("?" * len(terms))
-        rows = self._con.execute(f"SELECT term FROM vocab WHERE term IN ({marks})", list(terms)).fetchall()
-        return {r[0] for r in rows}
+        rows = self._con.execute(f"SELECT term, doc FROM vocab WHERE term IN ({marks})", list(terms)).fetchall()
+        return dict(rows)
 
     def _typo_candidates(self, term: str) -> list[str]:
         """Vocabulary terms one edit away (same first letter), most frequent first."""
@@ -204,48 +209,67 @@ class DocsIndex:
         if not terms:
             return [], 0
         with self._lock:
-            known = self._known(terms)
+            df = self._frequencies(terms)
             groups: list[list[str]] = []
             for term in terms:
-                alternatives = [term] if term in known else []
-                if term not in known and _TYPO_MIN <= len(term) <= _TYPO_MAX and term.isalpha() and len(terms) <= 8:
+                alternatives = [term] if term in df else []
+                if term not in df and _TYPO_MIN <= len(term) <= _TYPO_MAX and term.isalpha() and len(terms) <= 8:
                     alternatives = self._typo_candidates(term)
+                    df.update(self._frequencies(alternatives) if alternatives else {})
                 if alternatives:
                     groups.append(alternatives)
             if not groups:
                 return [], 0
-            match = " OR ".join(f'"{_QUOTE.sub("", t)}"' for group in groups for t in group)
-            sql = (
-                "SELECT s.id, s.page, s.heading, s.anchor, bm25(fts, ?, ?, ?) AS score, p.source, p.path, p.title, "
-                "p.url, p.product FROM fts JOIN sections s ON s.id = fts.rowid JOIN pages p ON p.id = s.page "
-                "WHERE fts MATCH ?" + (" AND p.product = ?" if product else "") + " ORDER BY score LIMIT ?"
-            )
-            args: list[object] = [*WEIGHTS, match]
-            if product:
-                args.append(product)
-            args.append(CANDIDATES)
-            rows = self._con.execute(sql, args).fetchall()
-            ranked = self._rerank(rows, groups)
-            pages: dict[int, Hit] = {}
-            for hit in ranked:
-                if hit.page_id not in pages:
-                    pages[hit.page_id] = hit
-            total = len(pages)
-            top = sorted(pages.values(), key=lambda h: -h.score)[:limit]
-            return [self._with_snippet(h, groups) for h in top], total
+            rows = self._candidates(groups, df, product)
+            hits = self._rank_pages(rows, groups)
+            return [self._with_snippet(h, groups) for h in hits[:limit]], len(hits)
 
-    def _rerank(self, rows: list[tuple], groups: list[list[str]]) -> list[Hit]:
-        """bm25 (negative: lower is better) turned into a score, rewarded for covering more of the query."""
+    def _candidates(self, groups: list[list[str]], df: dict[str, int], product: str | None) -> list[tuple]:
+        """Sections by bm25 over the query's distinctive terms: a term in more than COMMON_SHARE of all
+        sections adds little to the ranking and a lot to the work, so it only counts in the coverage."""
+        common = self._sections * COMMON_SHARE
+        rare = [g for g in groups if min(df.get(t, 0) for t in g) <= common]
+        used = rare if len(rare) >= 2 or (rare and len(groups) <= 2) else groups
+        match = " OR ".join(f'"{_QUOTE.sub("", t)}"' for group in used for t in group)
+        sql = (
+            "SELECT s.id, s.page, s.heading, s.anchor, bm25(fts, ?, ?, ?) AS score, p.source, p.path, p.title, "
+            "p.url, p.product FROM fts JOIN sections s ON s.id = fts.rowid JOIN pages p ON p.id = s.page "
+            "WHERE fts MATCH ?" + (" AND p.product = ?" if product else "") + " ORDER BY score LIMIT ?"
+        )
+        args: list[object] = [*WEIGHTS, match, *([product] if product else []), CANDIDATES]
+        return self._con.execute(sql, args).fetchall()
+
+    def _rank_pages(self, rows: list[tuple], groups: list[list[str]]) -> list[Hit]:
+        """Sections scored by bm25 and by how much of the query they cover; pages by their best sections and
+        by how much of the query their title says; one page per file name within a source (SAP-docs publishes
+        some pages in two guides)."""
         if not rows:
             return []
-        ids = [r[0] for r in rows[:80]]
-        covered = self._coverage(ids, groups)
-        hits = []
+        covered = self._coverage([r[0] for r in rows[:COVERAGE_TOP]], groups)
+        by_page: dict[int, list[Hit]] = {}
         for sid, page, heading, anchor, score, source, path, title, url, product in rows:
-            coverage = covered.get(sid, 0.0)
-            value = -score * (0.4 + 0.6 * coverage) if sid in covered else -score * 0.4
-            hits.append(Hit(page, source, path, title, url, product, heading, anchor, str(sid), value))
-        return sorted(hits, key=lambda h: -h.score)
+            share = covered.get(sid, 0.0)
+            value = -score * (0.4 + 0.6 * share)
+            by_page.setdefault(page, []).append(
+                Hit(page, source, path, title, url, product, heading, anchor, str(sid), value)
+            )
+        wanted = [set(g) for g in groups]
+        pages: list[Hit] = []
+        for hits in by_page.values():
+            hits.sort(key=lambda h: -h.score)
+            value = hits[0].score + sum(w * h.score for w, h in zip((0.3, 0.15), hits[1:3], strict=False))
+            title_terms = set(analyze(hits[0].title))
+            title_share = sum(1 for g in wanted if g & title_terms) / len(wanted)
+            pages.append(Hit(**{**hits[0].__dict__, "score": value * (1 + TITLE_BOOST * title_share)}))
+        pages.sort(key=lambda h: -h.score)
+        seen: set[tuple[str, str]] = set()
+        unique = []
+        for hit in pages:
+            key = (hit.source, hit.path.rsplit("/", 1)[-1])
+            if key not in seen:
+                seen.add(key)
+                unique.append(hit)
+        return unique
 
     def _coverage(self, ids: list[int], groups: list[list[str]]) -> dict[int, float]:
         """Share of the query's terms each section has, in any column."""
@@ -327,14 +351,23 @@ def _one_edit(a: str, b: str) -> bool:
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 
 
+_WORDS = re.compile(r"[a-z0-9_]+")
+
+
+def _stems(text: str) -> set[str]:
+    from sap_devs.search.analysis import STOP_WORDS, _term
+
+    return {_term(w) for w in _WORDS.findall(text.lower()) if w not in STOP_WORDS}
+
+
 def snippet(body: str, wanted: set[str], limit: int = SNIPPET_CHARS) -> str:
     """The passage of ``body`` that holds the most query terms, at most ``limit`` characters."""
     parts = [p.strip() for p in _SENTENCE.split(body) if p.strip() and not p.strip().startswith("```")]
     if not parts:
         return body[:limit]
     best, best_score = 0, -1
-    for i, part in enumerate(parts[:400]):
-        score = len(wanted & set(analyze(part[:600])))
+    for i, part in enumerate(parts[:300]):
+        score = len(wanted & _stems(part[:600]))
         if score > best_score:
             best, best_score = i, score
     text = parts[best]

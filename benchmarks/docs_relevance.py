@@ -1,0 +1,131 @@
+"""Documentation search relevance: MRR@10 and hit@10 against a plain BM25 over the same pages.
+
+Two query sets, written before the engine was tuned: benchmarks/docs_queries_tuning.yaml (tune on
+it) and benchmarks/docs_queries_heldout.yaml (report only; never tune against it). The baseline is
+SQLite FTS5's own BM25 with its default tokenizer over the same sections, the query's words OR-ed,
+the best section per page: what an index without SAP-aware analysis would give.
+
+Usage: python benchmarks/docs_relevance.py [tuning|heldout|both] [--details]
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+import statistics
+import sys
+import tempfile
+import time
+import zlib
+from pathlib import Path
+
+import yaml
+
+from sap_devs.docs.store import current
+
+HERE = Path(__file__).resolve().parent
+SETS = {"tuning": HERE / "docs_queries_tuning.yaml", "heldout": HERE / "docs_queries_heldout.yaml"}
+K = 10
+
+
+def load(name: str) -> list[dict]:
+    return yaml.safe_load(SETS[name].read_text(encoding="utf-8"))
+
+
+def _page_key(source: str, path: str) -> tuple[str, str]:
+    # SAP-docs publishes some pages in two guides (Integration Suite's ci/ and ISuite_Integrations_APIs/):
+    # the same file name, ending in the same loio, is the same page
+    return source.lower(), path.rsplit("/", 1)[-1]
+
+
+def rank_of(results: list[tuple[str, str]], relevant: list[dict]) -> int | None:
+    wanted = {_page_key(r["source"], r["path"]) for r in relevant}
+    for i, (source, path) in enumerate(results[:K], start=1):
+        if _page_key(source, path) in wanted:
+            return i
+    return None
+
+
+def build_baseline(index_path: Path, out: Path) -> None:
+    src = sqlite3.connect(f"{index_path.resolve().as_uri()}?mode=ro&immutable=1", uri=True)
+    con = sqlite3.connect(out)
+    con.executescript(
+        "CREATE TABLE pages(id INTEGER PRIMARY KEY, source TEXT, path TEXT);"
+        "CREATE VIRTUAL TABLE fts USING fts5(page UNINDEXED, title, body);"
+    )
+    con.executemany("INSERT INTO pages VALUES (?,?,?)", src.execute("SELECT id, source, path FROM pages"))
+    rows = src.execute("SELECT s.page, p.title, s.heading, s.body FROM sections s JOIN pages p ON p.id = s.page")
+    con.executemany(
+        "INSERT INTO fts(page, title, body) VALUES (?,?,?)",
+        ((page, title, heading + "\n" + zlib.decompress(body).decode()) for page, title, heading, body in rows),
+    )
+    con.commit()
+    con.close()
+    src.close()
+
+
+_WORD = re.compile(r"\w+")
+
+
+def baseline_search(con: sqlite3.Connection, query: str) -> list[tuple[str, str]]:
+    words = list(dict.fromkeys(w.lower() for w in _WORD.findall(query)))
+    if not words:
+        return []
+    match = " OR ".join(f'"{w}"' for w in words)
+    rows = con.execute(
+        "SELECT p.source, p.path, bm25(fts) AS score FROM fts JOIN pages p ON p.id = fts.page "
+        "WHERE fts MATCH ? ORDER BY score LIMIT 300",
+        (match,),
+    ).fetchall()
+    seen: dict[tuple[str, str], None] = {}
+    for source, path, _ in rows:
+        seen.setdefault((source, path), None)
+    return list(seen)
+
+
+def evaluate(name: str, baseline: sqlite3.Connection, details: bool) -> None:
+    index = current()
+    queries = load(name)
+    ours: list[int | None] = []
+    base: list[int | None] = []
+    times: list[float] = []
+    for q in queries:
+        start = time.perf_counter()
+        hits, _ = index.search(q["query"], limit=K)
+        times.append((time.perf_counter() - start) * 1000)
+        ours.append(rank_of([(h.source, h.path) for h in hits], q["relevant"]))
+        base.append(rank_of(baseline_search(baseline, q["query"]), q["relevant"]))
+        if details and ours[-1] != 1:
+            got = [f"{h.source}:{h.path}" for h in hits[:3]]
+            print(f"  rank {ours[-1]} (bm25 {base[-1]}) [{q['product']}] {q['query']}\n      got {got}")
+
+    def mrr(ranks: list[int | None]) -> float:
+        return sum(1 / r for r in ranks if r) / len(ranks)
+
+    def hit(ranks: list[int | None]) -> float:
+        return sum(1 for r in ranks if r) / len(ranks)
+
+    print(
+        f"{name:8s} {len(queries):3d} queries | sap-devs MRR@10 {mrr(ours):.3f} hit@10 {hit(ours):.3f} | "
+        f"plain BM25 MRR@10 {mrr(base):.3f} hit@10 {hit(base):.3f} | "
+        f"search p50 {statistics.median(times):.1f} ms p95 {sorted(times)[int(len(times) * 0.95) - 1]:.1f} ms"
+    )
+    by_product: dict[str, list[int | None]] = {}
+    for q, r in zip(queries, ours, strict=True):
+        by_product.setdefault(q["product"], []).append(r)
+    print("         by product: " + ", ".join(f"{p} {mrr(r):.2f}/{len(r)}" for p, r in sorted(by_product.items())))
+
+
+def main() -> None:
+    which = sys.argv[1] if len(sys.argv) > 1 and not sys.argv[1].startswith("-") else "tuning"
+    details = "--details" in sys.argv
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "baseline.sqlite"
+        build_baseline(current().path, path)
+        baseline = sqlite3.connect(path)
+        for name in ("tuning", "heldout") if which == "both" else (which,):
+            evaluate(name, baseline, details)
+
+
+if __name__ == "__main__":
+    main()
