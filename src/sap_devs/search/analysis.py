@@ -81,11 +81,25 @@ PHRASES: list[tuple[str, str]] = [
     (r"cloud application programming(?: model)?", "cap"),
     (r"business application studio", "bas"),
     (r"business technology platform", "btp"),
+    (r"cloud platform integration", "cpi"),  # before "sap cloud platform": SAP Cloud Platform Integration is CPI
+    (r"sap cloud platform(?! integration)", "btp"),  # the old name of SAP BTP: SCP
+    (r"cloud integration(?! automation| for data)", "cpi"),  # SAP Cloud Integration; not CIAS or CPI-DS
+    (r"(?<!robotic )(?:sap )?(?:build )?process automation", "spa"),  # SAP Build Process Automation: SBPA, BPA, SPA
     (r"core data services?", "cds"),
     (r"multi-?target applications?", "mta"),
     (r"(?:sap )?cloud identity services?", "ias"),
     (r"identity authentication(?: service)?", "ias"),
     (r"authori[sz]ation and trust management(?: service)?", "xsuaa"),
+    (r"xs[ -]uaa", "xsuaa"),
+    (r"user account and authentication(?: service)?", "uaa"),
+    (r"hana deployment infrastructure", "hdi"),
+    (r"entity manipulation language", "eml"),
+    (r"(?:abap )?test cockpit", "atc"),
+    (r"open data protocol", "odata"),
+    (r"web ?ide", "webide"),  # SAP Web IDE, also written WebIDE
+    (r"mobile development kit", "mdk"),
+    (r"advanced event mesh", "aem"),
+    (r"ci ?/ ?cd|continuous integration(?: and|,| &)? (?:continuous )?(?:delivery|deployment)", "cicd"),
     (r"s/4 ?hana|s4 hana", "s4hana"),
     (r"cloud foundry", "cf"),
     (r"api management", "apim"),
@@ -116,6 +130,10 @@ ALIASES = {
     "appstudio": "bas",
     "scp": "btp",
     "cpi": "iflow",
+    "bpa": "spa",
+    "sbpa": "spa",
+    "uaa": "xsuaa",
+    "capm": "cap",
     "javascript": "js",
     "typescript": "ts",
     "postgresql": "postgres",
@@ -135,6 +153,10 @@ _RELATED_WORDS = {
 
 # product names written in mixed case that camelCase splitting would break apart
 _PRODUCTS = re.compile(r"(?<![A-Za-z0-9])(?:open|sap)ui5(?![A-Za-z0-9])", re.I)
+_MIXED_CASE = re.compile(r"(?<![A-Za-z0-9])(?:OData|iFlow|RESTful)")  # ODataModel -> odataModel -> "odata model"
+# "IS" for SAP Integration Suite: only in capitals, and not inside capitalised code such as ABAP's
+# "IS INITIAL" / "IS NOT BOUND" or an all-caps sentence ("WHAT IS"); never "IS-U" (an industry solution)
+_INTEGRATION_SUITE = re.compile(r"(?:(?<=SAP )|(?<![A-Z]{2} ))(?<![\w-])IS(?![\w-])(?! *[A-Z]{2})")
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 # starts only at a word start and never gives back what it took: linear on a 60,000-letter "word"
 # (the plain form retried from every letter, quadratic)
@@ -173,6 +195,7 @@ def analyze(text: str) -> list[str]:
     """Search terms of ``text``, in order, stop words dropped."""
     if not text:
         return []
+    text = _INTEGRATION_SUITE.sub("integration suite", _MIXED_CASE.sub(lambda m: m.group().lower(), text))
     text = _CAMEL.sub(" ", _PRODUCTS.sub("ui5", text)).lower()
     text = _PHRASE_RE.sub(_canonical, text)
     terms = [m.group() for m in _COMPOUND.finditer(text)]  # ABAP and other underscore names, kept whole
