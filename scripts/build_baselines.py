@@ -1,9 +1,13 @@
 """Build the bundled offline snapshots from ../shared/data (run by hand when that data changes).
 
 Writes to src/sap_devs/knowledge/data/:
-- tutorials-baseline.json: one record per live developers.sap.com tutorial slug (and drafts with
-  full metadata). Records with metadata come from tutorials.json; slugs only known from the live
-  discovery baseline get a title derived from the slug and `metadata: false`.
+- tutorials-baseline.json: one record per developers.sap.com tutorial slug, in the platform's
+  discovery list (tutorials-ims) or in tutorials.json. Records with metadata come from
+  tutorials.json; slugs only known from the discovery list get a title derived from the slug and
+  `metadata: false`. Each record has a `status` (see sap_devs.knowledge.tutorials): `published`
+  when the list has it; otherwise `new` when our copy of its repository is newer than the list
+  (added since; shown when its metadata is full, else `draft`), `withdrawn` when the list is newer
+  than our copy and left it out.
 - news-baseline.json: SAP Developer News episodes with their SAP Community posts.
 - btp-services-baseline.json: the SAP BTP service and application catalogue.
 """
@@ -11,8 +15,12 @@ Writes to src/sap_devs/knowledge/data/:
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import json
+import re
 from pathlib import Path
+
+from sap_devs.knowledge.tutorials import LIVE_STATUSES, unlisted_status
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_SHARED = ROOT.parent / "shared" / "data"
@@ -20,16 +28,42 @@ OUT_DIR = ROOT / "src" / "sap_devs" / "knowledge" / "data"
 KEEP = ("slug", "title", "description", "tags", "primary_tag", "time_minutes", "level", "url", "steps", "repo")
 
 
+# shared/data/README.md: the commit and date of each repository copy behind tutorials.json, and the
+# date the discovery list last changed
+_REPO_ROW = re.compile(r"^\| ([A-Za-z0-9._-]+) \| ([0-9a-f]{12}) \| (\d{4}-\d{2}-\d{2}) \|", re.M)
+_LIST_CHANGED = re.compile(r"discovery-baseline\.json`.*?\(last changed (\d{4}-\d{2}-\d{2})\)", re.S)
+
+
+def source_dates(readme: str) -> tuple[dict[str, tuple[str, dt.date]], dt.date]:
+    """Per repository (``sap-tutorials/<name>``) the commit and date of our copy; the list's date."""
+    repos = {f"sap-tutorials/{m[1]}": (m[2], dt.date.fromisoformat(m[3])) for m in _REPO_ROW.finditer(readme)}
+    listed = _LIST_CHANGED.search(readme)
+    if not repos or listed is None:
+        raise SystemExit("shared/data/README.md no longer says when the tutorial sources were copied")
+    return repos, dt.date.fromisoformat(listed[1])
+
+
 def build_tutorials(shared: Path) -> dict:
     detailed = {t["slug"]: t for t in json.loads((shared / "tutorials.json").read_text(encoding="utf-8"))}
     baseline = json.loads(
         (shared / "tutorials-ims" / "scripts" / "parsers" / "discovery-baseline.json").read_text(encoding="utf-8")
     )
+    copies, list_date = source_dates((shared / "README.md").read_text(encoding="utf-8"))
+    undated = sorted({t["repo"] for t in detailed.values()} - set(copies))
+    if undated:
+        raise SystemExit(f"no copy date for {', '.join(undated)} in shared/data/README.md")
     records = []
     for slug in sorted(set(detailed) | set(baseline)):
         if slug in detailed:
-            rec = {k: detailed[slug].get(k) for k in KEEP}
-            rec["live"] = bool(detailed[slug].get("in_live_index"))
+            source = detailed[slug]
+            rec = {k: source.get(k) for k in KEEP}
+            # in_live_index: in the list, from this repository. A record the list does not have was
+            # added after the list was written if our copy of its repository is newer than the list;
+            # if our copy is older, the list is the newer word and the platform dropped it.
+            if source.get("in_live_index"):
+                rec["status"] = "published"
+            else:
+                rec["status"] = unlisted_status(source, read_after_list=copies[source["repo"]][1] > list_date)
             rec["metadata"] = True
         else:
             entry = baseline[slug]
@@ -38,15 +72,18 @@ def build_tutorials(shared: Path) -> dict:
                 "title": slug.replace("-", " "),
                 "url": f"https://developers.sap.com/tutorials/{slug}.html",
                 "repo": f"sap-tutorials/{entry['repo']}",
-                "live": True,
+                "status": "published",
                 "metadata": False,
             }
+        rec["live"] = rec["status"] in LIVE_STATUSES
         records.append({k: v for k, v in rec.items() if v is not None})
     return {
         "data_as_of": "2026-11-29",
+        "list_as_of": list_date.isoformat(),
         "sources": [
-            "sap-tutorials/* tutorial front matter via shared/data/tutorials.json (CC-BY-4.0; btp-adai Apache-2.0)",
-            "sap-tutorials/tutorials-ims scripts/parsers/discovery-baseline.json (Apache-2.0)",
+            "sap-tutorials/* tutorial front matter via shared/data/tutorials.json (CC-BY-4.0; btp-adai Apache-2.0): "
+            + ", ".join(f"{repo.split('/', 1)[1]}@{commit} ({day})" for repo, (commit, day) in sorted(copies.items())),
+            f"sap-tutorials/tutorials-ims scripts/parsers/discovery-baseline.json (Apache-2.0), last changed {list_date}",
         ],
         "tutorials": records,
     }
@@ -110,8 +147,13 @@ def main() -> None:
     parser.add_argument("--shared", type=Path, default=DEFAULT_SHARED)
     args = parser.parse_args()
     OUT_DIR.mkdir(parents=True, exist_ok=True)
+    tutorials = build_tutorials(args.shared)
+    counts: dict[str, int] = {}
+    for record in tutorials["tutorials"]:
+        counts[record["status"]] = counts.get(record["status"], 0) + 1
+    print("tutorials by status:", ", ".join(f"{n} {status}" for status, n in sorted(counts.items())))
     for name, data in (
-        ("tutorials-baseline.json", build_tutorials(args.shared)),
+        ("tutorials-baseline.json", tutorials),
         ("news-baseline.json", build_news(args.shared)),
         ("btp-services-baseline.json", build_services(args.shared)),
     ):

@@ -68,7 +68,8 @@ def server():
 
 @pytest.fixture
 def two_repos(monkeypatch):
-    monkeypatch.setattr(tutorials_sync, "_known_repos", lambda: (["repo-a", "repo-b"], {"cap-deploy"}, {"old-draft"}))
+    known = {"cap-deploy": "published", "old-draft": "withdrawn"}
+    monkeypatch.setattr(tutorials_sync, "_known_repos", lambda: (["repo-a", "repo-b"], known))
 
 
 def serve_github(server: Loopback, *, sha_a: str = "sha-a1") -> None:
@@ -80,6 +81,7 @@ def serve_github(server: Loopback, *, sha_a: str = "sha-a1") -> None:
             {"path": "tutorials/cap-deploy/cap-deploy.md"},
             {"path": "tutorials/cap-deploy/img/x.png"},
             {"path": "tutorials/brand-new/brand-new.md"},
+            {"path": "tutorials/half-written/half-written.md"},
             {"path": "README.md"},
         ],
     }
@@ -87,7 +89,11 @@ def serve_github(server: Loopback, *, sha_a: str = "sha-a1") -> None:
     tree_b = {"sha": "sha-b1", "tree": [{"path": "tutorials/old-draft/old-draft.md"}]}
     server.add("/repos/sap-tutorials/repo-b/git/trees/master", body=json.dumps(tree_b).encode())
     server.add("/sap-tutorials/repo-a/main/tutorials/cap-deploy/cap-deploy.md", body=TUTORIAL_MD.encode())
-    server.add("/sap-tutorials/repo-a/main/tutorials/brand-new/brand-new.md", body=b"---\ntitle: Brand New\n---\nBody")
+    brand_new = (
+        b"---\ntitle: Brand New\ndescription: Published after the bundled list\ntags: [tutorial>beginner]\n---\nBody"
+    )
+    server.add("/sap-tutorials/repo-a/main/tutorials/brand-new/brand-new.md", body=brand_new)
+    server.add("/sap-tutorials/repo-a/main/tutorials/half-written/half-written.md", body=b"---\ntitle: Half\n---\nBody")
     server.add("/sap-tutorials/repo-b/master/tutorials/old-draft/old-draft.md", body=b"# Old draft\n")
 
 
@@ -100,14 +106,20 @@ async def test_tutorials_sync_builds_the_index(server, two_repos) -> None:
     serve_github(server)
     source = loopback_source(tutorials_sync.SOURCE, server)
     [result] = await run_sync([source], bases=bases_for(server), env={"GITHUB_TOKEN": "ghp_secret"})
-    assert result.status == "ok" and result.items == 3, result.message
+    assert result.status == "ok" and result.items == 4, result.message
     data = cache.read("tutorials/index").data
     by_slug = {r["slug"]: r for r in data["tutorials"]}
     cap = by_slug["cap-deploy"]
     assert cap["title"] == "Deploy Your CAP App to Cloud Foundry"
     assert cap["description"] == "Build an MTA and deploy it with cf deploy."
     assert (cap["level"], cap["time_minutes"], cap["steps"]) == ("beginner", 15, 2)
-    assert by_slug["brand-new"]["live"] is True and by_slug["old-draft"]["live"] is False
+    statuses = {slug: (r["status"], r["live"]) for slug, r in by_slug.items()}
+    assert statuses == {
+        "cap-deploy": ("published", True),
+        "brand-new": ("new", True),  # not in the bundled list, full metadata: published since
+        "half-written": ("draft", False),  # not in the list, no description or level
+        "old-draft": ("withdrawn", False),  # the list dropped it; its folder still being there changes nothing
+    }
     assert data["repos"]["repo-a"] == {"branch": "main", "sha": "sha-a1"}
     api_calls = [r for r in server.requests if r.path.startswith("/repos/")]
     assert all(r.headers.get("Authorization") == "Bearer ghp_secret" for r in api_calls)
@@ -121,7 +133,7 @@ async def test_unchanged_tree_reuses_records(server, two_repos) -> None:
     await run_sync([source], bases=bases_for(server), env={})
     server.requests.clear()
     [again] = await run_sync([source], bases=bases_for(server), env={}, force=True)
-    assert again.status == "ok" and again.items == 3
+    assert again.status == "ok" and again.items == 4
     assert not [r for r in server.requests if r.path.startswith("/sap-tutorials/")], "no markdown refetched"
 
 
@@ -131,7 +143,7 @@ async def test_one_failing_repo_keeps_its_previous_records(server, two_repos) ->
     await run_sync([source], bases=bases_for(server), env={})
     server.routes["/repos/sap-tutorials/repo-b"] = [Route(status=500)]
     [result] = await run_sync([source], bases=bases_for(server), env={}, force=True)
-    assert result.status == "ok" and result.items == 3
+    assert result.status == "ok" and result.items == 4
     assert "repo-b" in (result.message or "")
 
 

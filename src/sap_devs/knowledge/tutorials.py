@@ -1,10 +1,23 @@
-"""The developers.sap.com tutorial index: synced cache first, bundled snapshot otherwise."""
+"""The developers.sap.com tutorial index: synced cache first, bundled snapshot otherwise.
+
+Whether a tutorial is shown depends on its ``status``:
+
+- ``published``: in the platform's list of published tutorials (tutorials-ims discovery list);
+- ``new``: not in that list, but its source was read after the list was written and it has full
+  metadata (title, description, level): published since, and shown;
+- ``withdrawn``: not in the list although the list is newer than our copy of its source, so the
+  platform dropped it; hidden;
+- ``draft``: not in the list and without full metadata; hidden.
+
+``include_drafts`` shows the hidden ones too.
+"""
 
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Mapping
 from functools import lru_cache
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel
 
@@ -14,6 +27,9 @@ from sap_devs.search import Field, rank
 CACHE_NAME = "tutorials/index"
 TTL = dt.timedelta(days=7)
 LEVELS = ("beginner", "intermediate", "advanced")
+
+Status = Literal["published", "new", "withdrawn", "draft"]
+LIVE_STATUSES: frozenset[str] = frozenset({"published", "new"})
 
 
 class Tutorial(BaseModel):
@@ -28,11 +44,32 @@ class Tutorial(BaseModel):
     url: str
     repo: str | None = None
     live: bool = True
+    status: Status | None = None  # None in indexes written before statuses existed; `live` decides then
     metadata: bool = True
+
+    def model_post_init(self, context: Any, /) -> None:
+        if self.status is not None:  # the status decides; `live` stays for older readers of the file
+            self.live = self.status in LIVE_STATUSES
 
     def tag_words(self) -> str:
         # "software-product-function>sap-cloud-application-programming-model" -> the readable parts
         return " ".join(t.split(">", 1)[-1].replace("-", " ") for t in self.tags)
+
+
+def has_full_metadata(record: Mapping[str, Any]) -> bool:
+    """Title, description and level (from a ``tutorial>...`` tag): what a published tutorial carries."""
+    return all(str(record.get(key) or "").strip() for key in ("title", "description", "level"))
+
+
+def unlisted_status(record: Mapping[str, Any], *, read_after_list: bool) -> Status:
+    """The status of a tutorial that is not in the platform's list of published tutorials.
+
+    ``read_after_list``: its source was read after the list was written, so it may have been
+    published since. Otherwise the list is the newer word, and it left the tutorial out.
+    """
+    if not read_after_list:
+        return "withdrawn"
+    return "new" if has_full_metadata(record) else "draft"
 
 
 def _parse(records: Any) -> list[Tutorial]:

@@ -4,6 +4,11 @@ Per repository: its default branch, then its file tree; a tree whose SHA has not
 the last sync reuses the records already cached. Each tutorial's front matter comes from the raw
 markdown file. A repository that fails keeps its previous records; only when every repository
 fails does the source fail (and the old cache stays as it was).
+
+Status (see ``tutorials``): developers.sap.com publishes every tutorial folder of these public
+repositories, so a tutorial read now that the bundled list has as published stays published, and
+one the list does not know is ``new`` (``draft`` without full metadata). One the bundled index marks
+``withdrawn`` stays withdrawn: the platform's list dropped it although its folder was there.
 """
 
 from __future__ import annotations
@@ -16,7 +21,7 @@ from sap_devs.core.http import FetchError, Http, Policy
 from sap_devs.knowledge.snapshot import bundled_json
 from sap_devs.knowledge.sync import FetchContext, Source
 from sap_devs.knowledge.tutorial_markdown import parse_tutorial
-from sap_devs.knowledge.tutorials import CACHE_NAME, TTL
+from sap_devs.knowledge.tutorials import CACHE_NAME, LIVE_STATUSES, TTL, unlisted_status
 
 ORG = "sap-tutorials"
 BASES = {"github_api": "https://api.github.com", "github_raw": "https://raw.githubusercontent.com"}
@@ -24,13 +29,22 @@ HOSTS = frozenset({"api.github.com", "raw.githubusercontent.com"})
 _CONCURRENT_FILES = 10
 
 
-def _known_repos() -> tuple[list[str], set[str], set[str]]:
-    """Repositories in the bundled index, and which slugs it knows as live and as drafts."""
+def _known_repos() -> tuple[list[str], dict[str, str]]:
+    """Repositories in the bundled index, and the status it gives each slug."""
     records = bundled_json("tutorials-baseline.json")["tutorials"]
     repos = sorted({r["repo"].split("/", 1)[1] for r in records if r.get("repo", "").startswith(f"{ORG}/")})
-    live = {r["slug"] for r in records if r.get("live", True)}
-    drafts = {r["slug"] for r in records if not r.get("live", True)}
-    return repos, live, drafts
+    statuses = {
+        r["slug"]: str(r.get("status") or ("published" if r.get("live", True) else "withdrawn")) for r in records
+    }
+    return repos, statuses
+
+
+def status_of(record: dict[str, Any], known: dict[str, str]) -> str:
+    """The status of a tutorial read from its repository now, given the bundled index's statuses."""
+    status = known.get(record["slug"])
+    if status in ("published", "withdrawn"):
+        return status
+    return unlisted_status(record, read_after_list=True)
 
 
 def _headers(ctx: FetchContext) -> dict[str, str]:
@@ -77,7 +91,7 @@ async def _fetch_records(
 
 
 async def fetch(http: Http, ctx: FetchContext) -> dict[str, Any]:
-    repos, live, drafts = _known_repos()
+    repos, known = _known_repos()
     previous = ctx.previous if isinstance(ctx.previous, dict) else {}
     previous_repos: dict[str, Any] = previous.get("repos") or {}
     previous_records: list[dict[str, Any]] = previous.get("tutorials") or []
@@ -112,7 +126,8 @@ async def fetch(http: Http, ctx: FetchContext) -> dict[str, Any]:
     for failure in failures:
         ctx.note(f"kept the previous records of {failure}")
     for record in records:
-        record["live"] = record["slug"] in live or record["slug"] not in drafts
+        record["status"] = status_of(record, known)
+        record["live"] = record["status"] in LIVE_STATUSES
     records.sort(key=lambda r: r["slug"])
     return {"repos": repo_state, "tutorials": records, "failed_repos": failures}
 

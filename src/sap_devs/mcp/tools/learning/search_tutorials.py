@@ -35,6 +35,26 @@ class TutorialOut(BaseModel):
 Output = Envelope[TutorialOut]
 
 
+_HIDDEN_SHOWN = 3
+_WHY = {"withdrawn": "dropped from the site's tutorial list", "draft": "a draft"}
+
+
+def hidden_note(index: list[tutorials.Tutorial], query: str, level: str | None, limit: int) -> str | None:
+    """Name the unpublished tutorials that would rank among the first ``limit`` results, so a search
+    for one says why it is missing instead of answering as if it did not exist."""
+    ranked = tutorials.search(index, query, level=level, include_drafts=True)[:limit]
+    hidden = [t for t in ranked if not t.live][:_HIDDEN_SHOWN]
+    if not hidden:
+        return None
+    parts = [
+        f"{t.slug} ('{t.title}'; {_WHY.get(t.status or '', 'not published')}"
+        + (f", last seen in {t.repo}" if t.repo else "")
+        + ")"
+        for t in hidden
+    ]
+    return "Not shown because not published on developers.sap.com: " + "; ".join(parts) + "."
+
+
 async def handle(params: Input, ctx: ToolContext) -> Output:
     snapshot = tutorials.load_index()
     hits = tutorials.search(snapshot.items, params.query, level=params.level)
@@ -52,6 +72,7 @@ async def handle(params: Input, ctx: ToolContext) -> Output:
         for t in hits
     ]
     envelope = Output.build(items, limit=params.limit, entity="tutorials", query=params.query)
+    envelope.add_note(hidden_note(snapshot.items, params.query, params.level, params.limit))
     return envelope.add_note(snapshot.hint("tutorial index"))
 
 
