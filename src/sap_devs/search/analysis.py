@@ -129,7 +129,6 @@ ALIASES = {
     "cloudfoundry": "cf",
     "appstudio": "bas",
     "scp": "btp",
-    "cpi": "iflow",
     "bpa": "spa",
     "sbpa": "spa",
     "uaa": "xsuaa",
@@ -149,6 +148,8 @@ _RELATED_WORDS = {
     "kyma": ("kubernetes",),
     "xsuaa": ("authorization",),
     "ias": ("authentication",),
+    "cpi": ("iflow",),  # SAP Cloud Integration (CPI) runs integration flows
+    "iflow": ("cpi",),
 }
 
 # product names written in mixed case that camelCase splitting would break apart
