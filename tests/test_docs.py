@@ -21,7 +21,7 @@ from tests.conftest import bundled_layer
 pytestmark = pytest.mark.anyio
 REGISTRY = Registry.default()
 CONNECTIVITY = BY_REPO["sap-docs/btp-connectivity"]
-CAPIRE = BY_REPO["cap-js/docs"]
+CAPIRE = BY_REPO["capire/docs"]
 LOIO = "2b8ee62d19db43649365f82f78b185a0"
 
 
@@ -160,7 +160,7 @@ def _tarball(tmp: Path, source_repo: str, files: dict[str, str], commit: str = "
 def small_index(tmp_path: Path) -> DocsIndex:
     cap = _tarball(
         tmp_path,
-        "cap-js/docs",
+        "capire/docs",
         {
             "guides/deployment/to-cf.md": "# Deploy to Cloud Foundry\n\nRun `cf push` after `mbt build`.\n",
             "cds/cdl.md": "# CDL\n\n## Associations {#assocs}\n\nUnmanaged associations have an on condition.\n",
@@ -174,7 +174,7 @@ def small_index(tmp_path: Path) -> DocsIndex:
     )
     out = tmp_path / "docs.sqlite"
     counts = build_from(
-        {"cap-js/docs": (cap, "bundled", None), "SAP-docs/btp-connectivity": (conn, "synced", "t")}, out
+        {"capire/docs": (cap, "bundled", None), "SAP-docs/btp-connectivity": (conn, "synced", "t")}, out
     )
     assert counts == {"pages": 3, "sections": 3}
     return DocsIndex(out)
@@ -189,7 +189,7 @@ def test_search_meets_synonyms_typos_and_filters(small_index: DocsIndex) -> None
     assert hit.url == f"https://help.sap.com/docs/connectivity/sap-btp-connectivity-cf/{LOIO}.html"
     assert len(hit.snippet) <= 300 and "on-premise" in hit.snippet
     commits = {s.repo: (s.commit, s.origin) for s in small_index.sources()}
-    assert commits["cap-js/docs"] == ("abc1234def", "bundled") and commits["SAP-docs/btp-connectivity"][1] == "synced"
+    assert commits["capire/docs"] == ("abc1234def", "bundled") and commits["SAP-docs/btp-connectivity"][1] == "synced"
 
 
 def test_a_synced_index_wins_and_a_broken_one_falls_back(tmp_path: Path, small_index: DocsIndex, caplog) -> None:
@@ -231,7 +231,7 @@ def test_the_bundled_index_holds_all_ten_sources() -> None:
 @pytest.mark.parametrize(
     ("query", "product", "source"),
     [
-        ("managed association on condition in CDL", "cap", "cap-js/docs"),
+        ("managed association on condition in CDL", "cap", "capire/docs"),
         ("internal table secondary key", "abap", "SAP-samples/abap-cheat-sheets"),
         ("OData V4 model list binding", "ui5", "SAP-docs/sapui5"),
         ("subaccount entitlements", "btp", None),
@@ -254,18 +254,23 @@ async def test_search_docs_answers_from_every_product(query: str, product: str, 
 
 @needs_bundled
 async def test_read_doc_gives_text_url_licence_and_attribution_and_pages_through() -> None:
-    is_error, text, page = await call("read_doc", id="cap-js/docs:cds/cdl.md", max_chars=2000)
+    is_error, text, page = await call("read_doc", id="capire/docs:cds/cdl.md", max_chars=2000)
     assert not is_error, text
     assert page["url"] == "https://cap.cloud.sap/docs/cds/cdl" and page["licence"] == "Apache-2.0"  # type: ignore[index]
     assert "SAP SE" in page["attribution"] and len(page["commit"]) == 40  # type: ignore[index]
     assert page["next_offset"] and len(page["content"]) <= 2000  # type: ignore[index]
-    _, _, more = await call("read_doc", id="cap-js/docs:cds/cdl.md", offset=page["next_offset"], max_chars=2000)  # type: ignore[index]
+    _, _, more = await call("read_doc", id="capire/docs:cds/cdl.md", offset=page["next_offset"], max_chars=2000)  # type: ignore[index]
     assert more["offset"] == page["next_offset"] and more["content"] != page["content"]  # type: ignore[index]
     _, _, section = await call("read_doc", url="https://cap.cloud.sap/docs/cds/cdl", section="Associations")
     assert section["content"].startswith("## Associations") and section["url"].endswith("#associations")  # type: ignore[index]
-    is_error, text, _ = await call("read_doc", id="cap-js/docs:cds/cdl.md", section="Nothing like this")
+    # a link from before capire moved pages (and repositories) still finds the page
+    _, _, moved = await call("read_doc", url="https://cap.cloud.sap/docs/guides/deployment/to-cf", max_chars=500)
+    assert moved["url"] == "https://cap.cloud.sap/docs/guides/deploy/to-cf"  # type: ignore[index]
+    _, _, old_id = await call("read_doc", id="cap-js/docs:advanced/odata.md", max_chars=500)
+    assert old_id["path"] == "guides/protocols/odata.md"  # type: ignore[index]
+    is_error, text, _ = await call("read_doc", id="capire/docs:cds/cdl.md", section="Nothing like this")
     assert is_error and "has no section" in text and "Associations" in text
-    is_error, text, _ = await call("read_doc", id="cap-js/docs:nope.md")
+    is_error, text, _ = await call("read_doc", id="capire/docs:nope.md")
     assert is_error and "No documentation page" in text
     is_error, text, _ = await call("read_doc")
     assert is_error and "exactly one of" in text
@@ -283,8 +288,9 @@ async def test_read_doc_for_sap_docs_pages_credits_cc_by() -> None:
 
 def test_loading_a_tarball_skips_repository_files(tmp_path: Path) -> None:
     tar = _tarball(
-        tmp_path, "cap-js/docs", {"README.md": "# r", ".github/x.md": "# x", "about/index.md": "# About\n\nx"}
+        tmp_path, "capire/docs", {"README.md": "# r", ".github/x.md": "# x", "about/index.md": "# About\n\nx"}
     )
-    commit, pages = load_source(CAPIRE, str(tar))
+    commit, pages, redirects = load_source(CAPIRE, str(tar))
+    assert redirects == []
     assert commit == "abc1234def" and [p.path for p in pages] == ["about/index.md"]
     assert pages[0].url == "https://cap.cloud.sap/docs/about/"

@@ -21,7 +21,7 @@ def build_from(
 ) -> dict[str, int]:
     """Index the sources whose tarball is given: repo -> (tarball, origin, fetched_at)."""
 
-    def sources() -> Iterator[tuple[DocSource, str, list[Page], str, str | None]]:
+    def sources() -> Iterator[tuple[DocSource, str, list[Page], str, str | None, list[tuple[str, str]]]]:
         for source in SOURCES:
             entry = tarballs.get(source.repo)
             if entry is None:
@@ -29,8 +29,8 @@ def build_from(
             tar, origin, fetched_at = entry
             if progress:
                 progress(f"indexing {source.repo}")
-            commit, pages = load_source(source, str(tar))
-            yield source, commit, pages, origin, fetched_at
+            commit, pages, redirects = load_source(source, str(tar))
+            yield source, commit, pages, origin, fetched_at, redirects
 
     return build(out, sources())
 

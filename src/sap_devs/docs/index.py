@@ -19,10 +19,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sap_devs.docs.ingest import Page
-from sap_devs.docs.sources import DocSource
+from sap_devs.docs.sources import REPO_ALIASES, DocSource
 from sap_devs.search.analysis import analyze
 
-FORMAT = 1
+FORMAT = 2
 WEIGHTS = (6.0, 3.0, 1.0)  # title, heading path, body
 CANDIDATES = 300  # sections ranked by FTS5 before pages are grouped
 COVERAGE_TOP = 120  # of those, how many are checked for the share of the query they hold
@@ -43,6 +43,7 @@ CREATE TABLE sections(id INTEGER PRIMARY KEY, page INTEGER NOT NULL, ord INTEGER
 CREATE INDEX sections_page ON sections(page, ord);
 CREATE VIRTUAL TABLE fts USING fts5(title, heading, body, content='', tokenize="unicode61 tokenchars '_'");
 CREATE VIRTUAL TABLE vocab USING fts5vocab(fts, 'row');
+CREATE TABLE redirects(source TEXT NOT NULL, old TEXT NOT NULL, new TEXT NOT NULL);
 """
 
 
@@ -65,8 +66,11 @@ def _terms(text: str) -> str:
     return " ".join(analyze(text))
 
 
-def build(path: Path, sources: Iterable[tuple[DocSource, str, list[Page], str, str | None]]) -> dict[str, int]:
-    """Write a new index at ``path`` from (source, commit, pages, origin, fetched_at) tuples.
+SourceRows = tuple[DocSource, str, list[Page], str, str | None, list[tuple[str, str]]]
+
+
+def build(path: Path, sources: Iterable[SourceRows]) -> dict[str, int]:
+    """Write a new index at ``path`` from (source, commit, pages, origin, fetched_at, redirects) tuples.
 
     Written to a temporary file and moved into place, so a reader never sees half an index and a
     failed build leaves the previous one.
@@ -79,11 +83,12 @@ def build(path: Path, sources: Iterable[tuple[DocSource, str, list[Page], str, s
     try:
         con.executescript("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;" + SCHEMA)
         con.execute("INSERT INTO meta VALUES ('format', ?), ('built_at', ?)", (str(FORMAT), _now()))
-        for source, commit, pages, origin, fetched_at in sources:
+        for source, commit, pages, origin, fetched_at, redirects in sources:
             con.execute(
                 "INSERT INTO sources VALUES (?,?,?,?,?,?,?)",
                 (source.repo, source.product, source.licence, source.site, commit, origin, fetched_at),
             )
+            con.executemany("INSERT INTO redirects VALUES (?,?,?)", [(source.repo, o, n) for o, n in redirects])
             for page in pages:
                 cur = con.execute(
                     "INSERT INTO pages(source, path, title, url, product) VALUES (?,?,?,?,?)",
@@ -145,6 +150,7 @@ class Doc:
 
 
 _QUOTE = re.compile(r'"')
+CAPIRE_BASE = "https://cap.cloud.sap/docs/"
 
 
 class DocsIndex:
@@ -293,23 +299,49 @@ class DocsIndex:
     # -- reading ----------------------------------------------------------------------------------
 
     def find_page(self, *, page_id: str | None = None, url: str | None = None) -> tuple[int, str, str] | None:
-        """(row id, source, path) of a page given its id (``owner/repo:path``) or public url."""
+        """(row id, source, path) of a page given its id (``owner/repo:path``) or public url; pages that
+        moved are found through the source's redirects (old links in training data still resolve)."""
         with self._lock:
             if page_id:
                 source, _, path = page_id.partition(":")
-                row = self._con.execute(
-                    "SELECT id, source, path FROM pages WHERE lower(source) = lower(?) AND path = ?", (source, path)
-                ).fetchone()
-            else:
-                base = (url or "").split("?", 1)[0]
-                base = base.split("#", 1)[0] if "#/topic/" not in base else base
-                candidates = [base, base.rstrip("/"), base.rstrip("/") + "/"]
-                row = None
-                for candidate in candidates:
-                    row = self._con.execute("SELECT id, source, path FROM pages WHERE url = ?", (candidate,)).fetchone()
-                    if row:
-                        break
-        return row
+                source = REPO_ALIASES.get(source.lower(), source)
+                return self._page_by_path(source, path)
+            base = (url or "").split("?", 1)[0]
+            if "#/topic/" not in base:
+                base = base.split("#", 1)[0]
+            for candidate in dict.fromkeys([base, base.rstrip("/"), base.rstrip("/") + "/"]):
+                row = self._con.execute("SELECT id, source, path FROM pages WHERE url = ?", (candidate,)).fetchone()
+                if row:
+                    return row
+            if base.startswith(CAPIRE_BASE):
+                return self._page_by_path("capire/docs", base[len(CAPIRE_BASE) :].strip("/") + ".md")
+        return None
+
+    def _page_by_path(self, source: str, path: str) -> tuple[int, str, str] | None:
+        query = "SELECT id, source, path FROM pages WHERE lower(source) = lower(?) AND path = ?"
+        row = self._con.execute(query, (source, path)).fetchone()
+        if row or not path.endswith(".md"):
+            return row
+        moved = self._redirected(source, path[: -len(".md")].strip("/"))
+        if moved is None:
+            return None
+        for candidate in (f"{moved}.md", f"{moved}/index.md"):
+            row = self._con.execute(query, (source, candidate)).fetchone()
+            if row:
+                return row
+        return None
+
+    def _redirected(self, source: str, old: str) -> str | None:
+        rules = self._con.execute("SELECT old, new FROM redirects WHERE lower(source) = lower(?)", (source,)).fetchall()
+        for pattern, new in rules:
+            if pattern == old:
+                return new.split("#", 1)[0].strip("/")
+        for pattern, new in rules:  # "guides/deployment/(.*)" -> "guides/deploy/$1"
+            if "(.*)" in pattern:
+                match = re.fullmatch(re.escape(pattern).replace(re.escape("(.*)"), "(.*)"), old)
+                if match:
+                    return new.replace("$1", match.group(1)).split("#", 1)[0].strip("/")
+        return None
 
     def read(self, page_row: int) -> Doc:
         with self._lock:

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 from sap_devs.docs.sources import DocSource, is_page, page_url
 
+REDIRECTS = "redirects.md"  # capire's list of moved pages: "- [old/path](new/path)"
 MAX_PAGE_BYTES = 2 * 1024 * 1024  # the largest real page is ~600 KB; anything bigger is not a page
 SECTION_LEVEL = 3  # h1-h3 start sections; deeper headings stay inside their section
 
@@ -42,7 +43,7 @@ class Page:
         return f"{self.source}:{self.path}"
 
 
-_LOIO = re.compile(r"<!--\s*loio([0-9a-f]{32})\s*-->")
+_LOIO = re.compile(r"<!--\s*(?:loio|copy)([0-9a-f]{32})\s*-->")
 _COMMENT = re.compile(r"<!--.*?-->", re.S)
 _ANCHOR_TAG = re.compile(r"<a\s+name=\"[^\"]*\"\s*/?>(?:\s*</a>)?", re.I)
 _HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
@@ -65,6 +66,30 @@ _BACK_TO_TOP = re.compile(r"^\s*<p align=\"right\">.*?top.*?</p>\s*$", re.I)
 _TOC_LINE = re.compile(r"^\s*[-*]\s+\[[^\]]*\]\(#[^)]*\)\s*$")
 _BACK_LINK = re.compile(r"^\s*Back to \[Top\]\([^)]*\)\s*$", re.I)
 _SLUG_DROP = re.compile(r"[^\w\- ]+")
+
+
+_FENCE_OPEN = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
+
+
+class Fences:
+    """Code-fence state as CommonMark has it: a fence closes only on a line of the same character, at least
+    as long, with nothing else on it; "```cds" inside a fence is code (capire has such a page)."""
+
+    def __init__(self) -> None:
+        self.open: str | None = None
+
+    def step(self, line: str) -> bool:
+        """Feed one line; True when the line is a fence line or inside a fence (so: not prose)."""
+        stripped = line.strip()
+        if self.open is not None:
+            if stripped and set(stripped) == {self.open[0]} and len(stripped) >= len(self.open):
+                self.open = None
+            return True
+        match = _FENCE_OPEN.match(line)
+        if match and not (match.group(1)[0] == "`" and "`" in line.strip()[len(match.group(1)) :]):
+            self.open = match.group(1)
+            return True
+        return False
 
 
 def slug(heading: str) -> str:
@@ -104,17 +129,11 @@ def clean(text: str, *, meta: dict[str, str] | None = None) -> str:
     meta = meta or {}
     text = _DROP_BLOCK.sub("", _COMMENT.sub("", text))
     out: list[str] = []
-    fence: str | None = None
+    fences = Fences()
     skipping_related = False
     for line in text.splitlines():
         stripped = line.strip()
-        if fence is not None:
-            out.append(line)
-            if stripped.startswith(fence):
-                fence = None
-            continue
-        if stripped.startswith(("```", "~~~")):
-            fence = stripped[:3]
+        if fences.step(line):
             skipping_related = False
             out.append(line.rstrip())
             continue
@@ -154,7 +173,7 @@ def split_sections(text: str, title: str) -> list[Section]:
     levels: list[int] = [1]
     current: list[str] = []
     anchor: str | None = None
-    fence = False
+    fences = Fences()
 
     def flush() -> None:
         body = "\n".join(current).strip()
@@ -162,9 +181,7 @@ def split_sections(text: str, title: str) -> list[Section]:
             sections.append(Section(list(path), anchor, body))
 
     for line in text.splitlines():
-        if line.strip().startswith(("```", "~~~")):
-            fence = not fence
-        match = None if fence else _HEADING.match(line.strip())
+        match = None if fences.step(line) else _HEADING.match(line.strip())
         if match and len(match.group(1)) <= SECTION_LEVEL:
             flush()
             current = []
@@ -211,7 +228,7 @@ def flatten_tables(text: str) -> str:
         return text
     out: list[str] = []
     table: list[str] | None = None
-    fence = False
+    fences = Fences()
     for line in text.split("\n"):
         if table is not None:
             table.append(line)
@@ -219,9 +236,7 @@ def flatten_tables(text: str) -> str:
                 out.append(_TABLE.sub(_flatten_table, "\n".join(table)))
                 table = None
             continue
-        if line.lstrip().startswith(("```", "~~~")):
-            fence = not fence
-        if not fence and line.lstrip().startswith("<table"):
+        if not fences.step(line) and line.lstrip().startswith("<table"):
             table = [line]
             if "</table>" in line:
                 out.append(_TABLE.sub(_flatten_table, line))
@@ -297,7 +312,7 @@ def read_tarball(source: DocSource, tar_path: str) -> tuple[str, Iterator[tuple[
         try:
             for member in members:
                 inner = member.name.split("/", 1)[1] if "/" in member.name else member.name
-                if member.size > MAX_PAGE_BYTES or not is_page(source, inner):
+                if member.size > MAX_PAGE_BYTES or not (is_page(source, inner) or inner == REDIRECTS):
                     continue
                 handle = tar.extractfile(member)
                 if handle is None:
@@ -309,10 +324,24 @@ def read_tarball(source: DocSource, tar_path: str) -> tuple[str, Iterator[tuple[
     return commit, pages()
 
 
-def load_source(source: DocSource, tar_path: str) -> tuple[str, list[Page]]:
-    """Every page of one source tarball, links between its pages made public."""
+_REDIRECT = re.compile(r"^\s*[-*]\s*\[([^\]]+)\]\(([^)\s]*)\)\s*$")
+
+
+def parse_redirects(text: str) -> list[tuple[str, str]]:
+    """(old path, new path) pairs; an old path may hold one ``(.*)`` group the new one uses as ``$1``."""
+    pairs = []
+    for line in text.splitlines():
+        match = _REDIRECT.match(line)
+        if match and not match.group(2).startswith(("http:", "https:")):
+            pairs.append((match.group(1).strip().strip("/"), match.group(2).strip()))
+    return pairs
+
+
+def load_source(source: DocSource, tar_path: str) -> tuple[str, list[Page], list[tuple[str, str]]]:
+    """Every page of one source tarball, links between its pages made public, and its redirects."""
     commit, files = read_tarball(source, tar_path)
     raw = dict(files)
+    redirects = parse_redirects(raw.pop(REDIRECTS, ""))
     links: dict[str, str] = {}
     for path, text in raw.items():
         loio = _LOIO.search(text[:2000])
@@ -320,4 +349,4 @@ def load_source(source: DocSource, tar_path: str) -> tuple[str, list[Page]]:
         if url:
             links[path] = url
     pages = [p for path, text in raw.items() if (p := parse_page(source, path, text, links)) is not None]
-    return commit, pages
+    return commit, pages, redirects

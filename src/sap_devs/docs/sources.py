@@ -43,7 +43,7 @@ class DocSource:
 HELP = "https://help.sap.com/docs"
 
 SOURCES: tuple[DocSource, ...] = (
-    DocSource("cap-js/docs", "cap", APACHE, "Capire, the CAP documentation", docs_dir=""),
+    DocSource("capire/docs", "cap", APACHE, "Capire, the CAP documentation", docs_dir=""),
     DocSource("SAP-samples/abap-cheat-sheets", "abap", APACHE, "the ABAP cheat sheets", docs_dir=""),
     DocSource("SAP-docs/sapui5", "ui5", CC_BY, "the SAPUI5 documentation"),
     DocSource(
@@ -116,10 +116,15 @@ SOURCES: tuple[DocSource, ...] = (
     ),
 )
 
+# capire moved from cap-js/docs; links and query sets written against the old name still mean these pages
+REPO_ALIASES = {"cap-js/docs": "capire/docs"}
 BY_REPO = {s.repo.lower(): s for s in SOURCES}
+BY_REPO.update({old: BY_REPO[new] for old, new in REPO_ALIASES.items()})
 
 # repository files that are about the repository, not the product
-_NOT_PAGES = frozenset({"readme.md", "contributing.md", "code_of_conduct.md", "menu.md", "license.md", "changelog.md"})
+_NOT_PAGES = frozenset(
+    {"readme.md", "contributing.md", "code_of_conduct.md", "menu.md", "license.md", "changelog.md", "redirects.md"}
+)
 
 
 def is_page(source: DocSource, path: str) -> bool:
@@ -134,7 +139,7 @@ def is_page(source: DocSource, path: str) -> bool:
 
 def page_url(source: DocSource, path: str, loio: str | None) -> str | None:
     """The public address of a page, or None when it cannot be derived (the page is then not indexed)."""
-    if source.repo == "cap-js/docs":
+    if source.repo == "capire/docs":
         stem = path[: -len(".md")]
         if stem == "index":
             return "https://cap.cloud.sap/docs/"

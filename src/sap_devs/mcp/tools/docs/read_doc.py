@@ -18,13 +18,13 @@ class Input(ToolInput):
         json_schema_extra={"oneOf": [{"required": ["id"]}, {"required": ["url"]}, {"required": ["source", "path"]}]},
     )
 
-    id: str | None = Field(
-        None, min_length=3, max_length=600, description="Page id from search_docs, 'owner/repo:path'."
-    )
-    url: str | None = Field(None, min_length=8, max_length=URL_MAX, description="Public URL of the page instead of id.")
-    source: str | None = Field(None, min_length=3, max_length=200, description="Repository owner/repo, with path.")
-    path: str | None = Field(None, min_length=1, max_length=600, description="File path inside source.")
-    section: str | None = Field(
+    # the five ways to name a page are plain strings that may be left out; an explicit null is refused, as the
+    # schema (no null type) says
+    id: str = Field(None, min_length=3, max_length=600, description="Page id from search_docs, 'owner/repo:path'.")
+    url: str = Field(None, min_length=8, max_length=URL_MAX, description="Public URL of the page instead of id.")
+    source: str = Field(None, min_length=3, max_length=200, description="Repository owner/repo, with path.")
+    path: str = Field(None, min_length=1, max_length=600, description="File path inside source.")
+    section: str = Field(
         None,
         min_length=1,
         max_length=QUERY_MAX,
@@ -49,7 +49,7 @@ class Output(ToolOutput):
     commit: str = Field(description="Commit of the repository the text is from.")
     licence: str
     attribution: str = Field(description="Credit line to keep when quoting the text.")
-    section: str | None = Field(None, description="Heading path of the section returned, when one was asked for.")
+    section: str = Field(None, description="Heading path of the section returned, when one was asked for.")
     content: str = Field(description="Markdown of the page or section, from offset.")
     offset: int
     next_offset: int | None = Field(None, description="Pass as offset to read on; absent at the end.")
@@ -142,5 +142,5 @@ TOOL = Tool(
     output=Output,
     handler=handle,
     instruction="Use read_doc to read a page search_docs found before relying on it.",
-    example={"id": "cap-js/docs:cds/cdl.md", "section": "Associations"},
+    example={"id": "capire/docs:cds/cdl.md", "section": "Associations"},
 )
