@@ -179,3 +179,9 @@ def test_tools_call_keeps_the_knowledge_tools_when_the_abap_settings_are_broken(
     proc = call("get_class", "--arg", "name=ZCL_DEMO")
     assert proc.returncode != 0 and "Port out of range" in proc.stdout + proc.stderr
     assert "pw" not in proc.stdout + proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_tools_call_json_nested_too_deeply_is_one_clear_line(tmp_path: Path) -> None:
+    deep = '{"query": ' + "[" * 5000 + "]" * 5000 + "}"
+    proc = run("tools", "call", "get_known_errors", "--json", deep, cwd=tmp_path, home=tmp_path)
+    assert proc.returncode == 2 and "nested too deeply" in proc.stderr and "Traceback" not in proc.stderr

@@ -101,6 +101,8 @@ def call(
             arguments = json.loads(json_args)
         except json.JSONDecodeError as exc:
             raise fail(f"--json is not valid JSON: {exc}") from None
+        except RecursionError:
+            raise fail("--json is nested too deeply to read; no tool takes arguments nested like that.") from None
         if not isinstance(arguments, dict):
             raise fail('--json must be a JSON object, e.g. \'{"query": "..."}\'.')
     else:
