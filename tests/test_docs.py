@@ -294,3 +294,15 @@ def test_loading_a_tarball_skips_repository_files(tmp_path: Path) -> None:
     assert redirects == []
     assert commit == "abc1234def" and [p.path for p in pages] == ["about/index.md"]
     assert pages[0].url == "https://cap.cloud.sap/docs/about/"
+
+
+def test_a_source_carries_over_unchanged_into_a_new_index(tmp_path: Path, small_index: DocsIndex) -> None:
+    pages, redirects = small_index.pages_of("capire/docs")
+    source = BY_REPO["capire/docs"]
+    out = tmp_path / "again.sqlite"
+    from sap_devs.docs.index import build
+
+    assert build(out, [(source, "abc1234def", pages, "bundled", None, redirects)]) == {"pages": 2, "sections": 2}
+    again = DocsIndex(out)
+    assert again.search("deploy to CF")[0][0].path == "guides/deployment/to-cf.md"
+    assert again.pages_of("capire/docs")[0][0].sections == pages[0].sections

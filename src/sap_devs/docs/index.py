@@ -18,7 +18,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from sap_devs.docs.ingest import Page
+from sap_devs.docs.ingest import Page, Section
 from sap_devs.docs.sources import REPO_ALIASES, DocSource
 from sap_devs.search.analysis import analyze
 
@@ -360,6 +360,22 @@ class DocsIndex:
             product=page[4],
             sections=[(h, a, zlib.decompress(b).decode("utf-8")) for h, a, b in sections],
         )
+
+    def pages_of(self, repo: str) -> tuple[list[Page], list[tuple[str, str]]]:
+        """Every page of one source as ingested, and its redirects: what a rebuild needs to carry a source
+        over unchanged (sync re-downloads only the repositories that changed)."""
+        with self._lock:
+            rows = self._con.execute(
+                "SELECT p.id, p.path, p.title, p.url, p.product, s.heading, s.anchor, s.body FROM pages p "
+                "JOIN sections s ON s.page = p.id WHERE p.source = ? ORDER BY p.id, s.ord",
+                (repo,),
+            ).fetchall()
+            redirects = self._con.execute("SELECT old, new FROM redirects WHERE source = ?", (repo,)).fetchall()
+        pages: dict[int, Page] = {}
+        for page_id, path, title, url, product, heading, anchor, body in rows:
+            page = pages.setdefault(page_id, Page(repo, path, title, url, product))
+            page.sections.append(Section(heading.split(" > "), anchor, zlib.decompress(body).decode("utf-8")))
+        return list(pages.values()), [tuple(r) for r in redirects]  # type: ignore[misc]
 
     def urls(self) -> set[str]:
         with self._lock:
