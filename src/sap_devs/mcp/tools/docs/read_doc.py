@@ -49,7 +49,7 @@ class Output(ToolOutput):
     commit: str = Field(description="Commit of the repository the text is from.")
     licence: str
     attribution: str = Field(description="Credit line to keep when quoting the text.")
-    section: str = Field(None, description="Heading path of the section returned, when one was asked for.")
+    section: str | None = Field(None, description="Heading path of the section returned, when one was asked for.")
     content: str = Field(description="Markdown of the page or section, from offset.")
     offset: int
     next_offset: int | None = Field(None, description="Pass as offset to read on; absent at the end.")
