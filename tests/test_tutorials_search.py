@@ -197,3 +197,60 @@ def test_is_means_integration_suite_only_where_a_developer_would_mean_it() -> No
     assert "suit" in analyze("SAP IS tenant") and "suit" in analyze("IS trial")
     for text in ("IF ref IS BOUND.", "IF lv_x IS NOT INITIAL", "WHAT IS CAP", "IS-U billing", "this is it"):
         assert "suit" not in analyze(text), text
+
+
+def _build_script():
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "scripts" / "build_baselines.py"
+    spec = importlib.util.spec_from_file_location("build_baselines", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_snapshot_build_trusts_the_list_only_where_it_is_newer_than_the_source(tmp_path) -> None:
+    def record(slug: str, repo: str, listed: bool, description: str | None = "What you will do.") -> dict:
+        return {
+            "slug": slug,
+            "title": slug.replace("-", " ").title(),
+            "description": description,
+            "tags": ["tutorial>beginner"],
+            "level": "beginner",
+            "url": url(slug),
+            "repo": f"sap-tutorials/{repo}",
+            "in_live_index": listed,
+        }
+
+    records = [
+        record("listed", "fresh-repo", True),
+        record("added-since", "fresh-repo", False),
+        record("half-written", "fresh-repo", False, description=None),
+        record("dropped", "old-repo", False),
+    ]
+    listing = {
+        s: {"slug": s, "repo": r, "branch": "main"} for s, r in (("listed", "fresh-repo"), ("only-in-list", "x"))
+    }
+    readme = (
+        "| `tutorials-ims/scripts/parsers/discovery-baseline.json` | ... |\n\n"
+        "| repo | commit | commit date | records | live | licence |\n| --- | --- | --- | --- | --- | --- |\n"
+        "| fresh-repo | 0123456789ab | 2026-08-21 | 3 | 1 | CC-BY-4.0 |\n"
+        "| old-repo | ba9876543210 | 2025-12-08 | 1 | 0 | CC-BY-4.0 |\n\n"
+        "- `scripts/parsers/discovery-baseline.json` is the platform's record (last changed 2026-07-01).\n"
+    )
+    (tmp_path / "tutorials-ims" / "scripts" / "parsers").mkdir(parents=True)
+    (tmp_path / "tutorials.json").write_text(json.dumps(records), encoding="utf-8")
+    (tmp_path / "tutorials-ims" / "scripts" / "parsers" / "discovery-baseline.json").write_text(json.dumps(listing))
+    (tmp_path / "README.md").write_text(readme, encoding="utf-8")
+    built = _build_script().build_tutorials(tmp_path)
+    got = {r["slug"]: (r["status"], r["live"]) for r in built["tutorials"]}
+    assert got == {
+        "listed": ("published", True),
+        "only-in-list": ("published", True),
+        "added-since": ("new", True),
+        "half-written": ("draft", False),
+        "dropped": ("withdrawn", False),
+    }
+    assert built["list_as_of"] == "2026-07-01"
