@@ -49,10 +49,18 @@ async def test_progressive_lists_three_tools_and_the_pinned_ones(tmp_path, era: 
     server, _ = make(tmp_path, "progressive")
     async with Client(server, mode=era) as client:
         names = sorted(t.name for t in (await client.list_tools()).tools)
-        assert names == ["call_tool", "get_context", "get_known_errors", "get_tool_schemas", "search_tools"]
+        assert names == [
+            "call_tool",
+            "get_context",
+            "get_known_errors",
+            "get_tool_schemas",
+            "search_docs",
+            "search_tools",
+        ]
         caps = client.server_capabilities
         assert caps.experimental == {"libraryDiscovery": {"version": "0.1.0"}}
         assert "search_tools" in client.instructions and "call_tool" in client.instructions
+        assert "Use search_docs before answering an SAP how-to question from memory" in client.instructions
 
 
 @pytest.mark.parametrize("era", ERAS)

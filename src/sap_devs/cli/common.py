@@ -35,5 +35,5 @@ PIN_OPTION = typer.Option(
     None,
     "--pin",
     envvar="SAP_DEVS_PINNED_TOOLS",
-    help="Comma-separated tools listed directly in progressive mode (default: get_known_errors,get_context).",
+    help="Comma-separated tools listed directly in progressive mode (default: get_known_errors,get_context,search_docs).",
 )

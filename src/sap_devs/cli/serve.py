@@ -31,6 +31,7 @@ def run_server(
     from sap_devs.adt.config import deferred_errors
     from sap_devs.core.errors import SapDevsError
     from sap_devs.knowledge.layer_paths import available_profiles, default_layers
+    from sap_devs.mcp.registry import DEFAULT_PINNED
     from sap_devs.mcp.server import build_server, serve_stdio
     from sap_devs.mcp.session import open_session
 
@@ -58,7 +59,7 @@ def run_server(
     except SapDevsError as exc:
         print(f"sap-devs: {exc}", file=sys.stderr)
         return 2
-    pins = [p.strip() for p in (pinned or "get_known_errors,get_context").split(",") if p.strip()]
+    pins = [p.strip() for p in (pinned or ",".join(DEFAULT_PINNED)).split(",") if p.strip()]
     unknown = [p for p in pins if p not in registry]
     try:
         if unknown:

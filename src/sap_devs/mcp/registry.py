@@ -22,7 +22,7 @@ class RegistryError(SapDevsError):
 
 MODES = ("auto", "full", "progressive")
 AUTO_THRESHOLD = 40  # selection accuracy drops past 30-50 tools (seed 004)
-DEFAULT_PINNED = ("get_known_errors", "get_context")
+DEFAULT_PINNED = ("get_known_errors", "get_context", "search_docs")
 
 
 def _tool_of(module: ModuleType) -> Tool | None:

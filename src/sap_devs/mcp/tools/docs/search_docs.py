@@ -76,9 +76,9 @@ TOOL = Tool(
     name="search_docs",
     title="Search the SAP documentation",
     description=(
-        "Search the official SAP documentation offline (CAP/capire, SAPUI5 and Fiori elements, Fiori tools, SAP BTP, "
-        "Connectivity, Business Application Studio, HANA Cloud SQL/HDI, Integration Suite, ABAP cheat sheets): "
-        "pages best first with the matched passage and the public URL."
+        "Look up how to do or configure something in the official SAP documentation, offline (CAP/capire, SAPUI5 and "
+        "Fiori elements, Fiori tools, SAP BTP, Connectivity and destinations, Business Application Studio, HANA Cloud "
+        "SQL/HDI, Integration Suite, ABAP cheat sheets): pages best first with the matched passage and the public URL."
     ),
     category="docs",
     action="search",
