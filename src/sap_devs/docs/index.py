@@ -28,6 +28,9 @@ CANDIDATES = 300  # sections ranked by FTS5 before pages are grouped
 COVERAGE_TOP = 120  # of those, how many are checked for the share of the query they hold
 COMMON_SHARE = 0.15
 TITLE_BOOST = 1.5
+SECTION_WEIGHTS = (0.3, 0.15)  # the second and third best sections of a page add this share of their score
+CHANGE_LOG_WEIGHT = 0.5
+_CHANGE_LOG = re.compile(r"what'?s new|new and changed|release notes?|patch releases?|change ?log", re.I)
 SNIPPET_CHARS = 300
 _TYPO_MIN, _TYPO_MAX = 4, 40
 
@@ -263,10 +266,13 @@ class DocsIndex:
         pages: list[Hit] = []
         for hits in by_page.values():
             hits.sort(key=lambda h: -h.score)
-            value = hits[0].score + sum(w * h.score for w, h in zip((0.3, 0.15), hits[1:3], strict=False))
+            value = hits[0].score + sum(w * h.score for w, h in zip(SECTION_WEIGHTS, hits[1:3], strict=False))
             title_terms = set(analyze(hits[0].title))
             title_share = sum(1 for g in wanted if g & title_terms) / len(wanted)
-            pages.append(Hit(**{**hits[0].__dict__, "score": value * (1 + TITLE_BOOST * title_share)}))
+            value *= 1 + TITLE_BOOST * title_share
+            if _CHANGE_LOG.search(hits[0].title):
+                value *= CHANGE_LOG_WEIGHT  # release notes mention everything once; they rarely explain it
+            pages.append(Hit(**{**hits[0].__dict__, "score": value}))
         pages.sort(key=lambda h: -h.score)
         seen: set[tuple[str, str]] = set()
         unique = []
