@@ -24,8 +24,8 @@ from sap_devs.search.analysis import analyze
 
 FORMAT = 2
 WEIGHTS = (6.0, 3.0, 1.0)  # title, heading path, body
-CANDIDATES = 300  # sections ranked by FTS5 before pages are grouped
-COVERAGE_TOP = 120  # of those, how many are checked for the share of the query they hold
+CANDIDATES = 200  # sections ranked by FTS5 before pages are grouped
+COVERAGE_TOP = 60  # of those, how many are checked for the share of the query they hold
 COMMON_SHARE = 0.15
 TITLE_BOOST = 1.5
 SECTION_WEIGHTS = (0.3, 0.15)  # the second and third best sections of a page add this share of their score
@@ -176,6 +176,7 @@ class DocsIndex:
         self._lock = threading.Lock()  # one sqlite connection: calls from worker threads take turns
         self._vocab: dict[str, list[tuple[str, int]]] = {}
         self._sections = self._con.execute("SELECT count(*) FROM sections").fetchone()[0]
+        self._titles: dict[int, frozenset[str]] = {}  # analysed page titles, filled as pages are ranked
 
     def close(self) -> None:
         self._con.close()
@@ -240,13 +241,23 @@ class DocsIndex:
         rare = [g for g in groups if min(df.get(t, 0) for t in g) <= common]
         used = rare if len(rare) >= 2 or (rare and len(groups) <= 2) else groups
         match = " OR ".join(f'"{_QUOTE.sub("", t)}"' for group in used for t in group)
-        sql = (
-            "SELECT s.id, s.page, s.heading, s.anchor, bm25(fts, ?, ?, ?) AS score, p.source, p.path, p.title, "
-            "p.url, p.product FROM fts JOIN sections s ON s.id = fts.rowid JOIN pages p ON p.id = s.page "
-            "WHERE fts MATCH ?" + (" AND p.product = ?" if product else "") + " ORDER BY score LIMIT ?"
+        meta = (
+            "SELECT s.id, s.page, s.heading, s.anchor, p.source, p.path, p.title, p.url, p.product "
+            "FROM sections s JOIN pages p ON p.id = s.page WHERE s.id IN ({})"
         )
-        args: list[object] = [*WEIGHTS, match, *([product] if product else []), CANDIDATES]
-        return self._con.execute(sql, args).fetchall()
+        if product:  # the filter needs the page of every match: join before ranking
+            sql = (
+                "SELECT fts.rowid, bm25(fts, ?, ?, ?) AS score FROM fts JOIN sections s ON s.id = fts.rowid "
+                "JOIN pages p ON p.id = s.page WHERE fts MATCH ? AND p.product = ? ORDER BY score LIMIT ?"
+            )
+            ranked = self._con.execute(sql, [*WEIGHTS, match, product, CANDIDATES]).fetchall()
+        else:  # rank the matches alone, then look up the few kept: joining every match first costs more
+            sql = "SELECT rowid, bm25(fts, ?, ?, ?) AS score FROM fts WHERE fts MATCH ? ORDER BY score LIMIT ?"
+            ranked = self._con.execute(sql, [*WEIGHTS, match, CANDIDATES]).fetchall()
+        if not ranked:
+            return []
+        info = {r[0]: r for r in self._con.execute(meta.format(",".join("?" * len(ranked))), [r[0] for r in ranked])}
+        return [(*info[sid][:4], score, *info[sid][4:]) for sid, score in ranked if sid in info]
 
     def _rank_pages(self, rows: list[tuple], groups: list[list[str]]) -> list[Hit]:
         """Sections scored by bm25 and by how much of the query they cover; pages by their best sections and
@@ -267,7 +278,7 @@ class DocsIndex:
         for hits in by_page.values():
             hits.sort(key=lambda h: -h.score)
             value = hits[0].score + sum(w * h.score for w, h in zip(SECTION_WEIGHTS, hits[1:3], strict=False))
-            title_terms = set(analyze(hits[0].title))
+            title_terms = self._title_terms(hits[0].page_id, hits[0].title)
             title_share = sum(1 for g in wanted if g & title_terms) / len(wanted)
             value *= 1 + TITLE_BOOST * title_share
             if _CHANGE_LOG.search(hits[0].title):
@@ -282,6 +293,12 @@ class DocsIndex:
                 seen.add(key)
                 unique.append(hit)
         return unique
+
+    def _title_terms(self, page_id: int, title: str) -> frozenset[str]:
+        terms = self._titles.get(page_id)
+        if terms is None:
+            terms = self._titles[page_id] = frozenset(analyze(title))
+        return terms
 
     def _coverage(self, ids: list[int], groups: list[list[str]]) -> dict[int, float]:
         """Share of the query's terms each section has, in any column."""
