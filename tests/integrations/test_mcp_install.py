@@ -70,7 +70,7 @@ def seed(t: Target) -> str:
             '[profiles.work]\nmodel = "gpt-5"  # keep this too\n'
         )
     return (
-        "# keep this comment\nname: my config\nmodels:\n  - name: m1\n    provider: ollama\n"
+        "# keep this comment\nname: my config\nversion: 1.0.0\nschema: v1\nmodels:\n  - name: m1\n    provider: ollama\n"
         "mcpServers:\n  - name: other\n    command: other-cmd  # keep this too\n    args: [x]\n# end comment\n"
     )
 
@@ -397,3 +397,23 @@ def test_detection(home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert [c.id for c in chosen] == ["zed", "vscode"] and not detected
     with pytest.raises(SapDevsError, match="Unknown client"):
         clients.select(["emacs"], home)
+
+
+def test_continue_user_config_is_complete_for_the_client(home: Path, project: Path) -> None:
+    """`cn` refuses a config.yaml without name and version ("name: Required, version: Required")."""
+    t = _t("continue", "user", home, project)
+    install(t, spec())
+    data = yaml.safe_load(t.path.read_text(encoding="utf-8"))
+    assert (data["name"], data["version"], data["schema"]) == ("Local Config", "1.0.0", "v1")
+    assert [i["name"] for i in data["mcpServers"]] == ["sap-devs"]
+    # A file an older sap-devs wrote with mcpServers alone gets the missing keys; comments stay.
+    t.path.write_text("# mine\nmcpServers:\n  - name: other\n    command: x\n", encoding="utf-8")
+    install(t, spec())
+    text = t.path.read_text(encoding="utf-8")
+    assert text.startswith("# mine\nname: Local Config\nversion: 1.0.0\nschema: v1\nmcpServers:\n  - name: other\n")
+    # Keys the user set are never replaced.
+    t.path.write_text("name: Mine\nversion: 2.0.0\nschema: v1\n", encoding="utf-8")
+    install(t, spec())
+    assert yaml.safe_load(t.path.read_text(encoding="utf-8"))["name"] == "Mine"
+    # The user file is not removed with its last server (only Continue block files are).
+    assert uninstall(t, "sap-devs").status == "removed" and t.path.exists()

@@ -86,7 +86,8 @@ class McpConfig:
     format: Format
     container: tuple[str, ...]  # keys leading to the servers map (or list); "{project}" = abs project path
     shape: Shape
-    header: tuple[tuple[str, str], ...] = ()  # top-level keys of a newly created file (Continue block files)
+    header: tuple[tuple[str, str], ...] = ()  # top-level keys the client requires in the file (Continue)
+    own_file: bool = False  # one file per server (Continue block files): removed with its last server
 
 
 @dataclass(frozen=True)
@@ -206,7 +207,15 @@ CLIENTS: tuple[Client, ...] = (
         detect=("~/.continue",),
         executables=("cn",),
         mcp=(
-            McpConfig("user", "~/.continue/config.yaml", "yaml", ("mcpServers",), "continue"),
+            # Continue refuses a config.yaml without name and version ("name: Required, version: Required").
+            McpConfig(
+                "user",
+                "~/.continue/config.yaml",
+                "yaml",
+                ("mcpServers",),
+                "continue",
+                header=(("name", "Local Config"), ("version", "1.0.0"), ("schema", "v1")),
+            ),
             # A workspace block file per server; its name is filled in by mcp_install.
             McpConfig(
                 "project",
@@ -215,6 +224,7 @@ CLIENTS: tuple[Client, ...] = (
                 ("mcpServers",),
                 "continue",
                 header=(("name", "{server}"), ("version", "0.0.1"), ("schema", "v1")),
+                own_file=True,
             ),
         ),
         instructions=(

@@ -234,6 +234,11 @@ class _Toml:
         return _dict_without(data, container, name)
 
 
+def required_keys(t: Target, name: str) -> dict[str, str]:
+    """Top-level keys the client needs in this file (Continue: name, version, schema)."""
+    return {k: v.replace("{server}", name) for k, v in t.config.header}
+
+
 class _YamlList:
     def load(self, text: str) -> Any:
         try:
@@ -251,8 +256,11 @@ class _YamlList:
         return next((i for i in items if isinstance(i, dict) and i.get("name") == name), None)
 
     def put(self, text: str, t: Target, name: str, entry: dict[str, Any]) -> tuple[str, bool]:
-        header = {k: v.replace("{server}", name) for k, v in t.config.header} or None
-        return yaml_edit.set_entry(text, t.container[0], name, entry, header=header)
+        header = required_keys(t, name) or None
+        new_text, rewritten = yaml_edit.set_entry(text, t.container[0], name, entry, header=header)
+        if header and not rewritten:
+            new_text = yaml_edit.add_keys(new_text, yaml_edit.missing_keys(new_text, header))
+        return new_text, rewritten
 
     def delete(self, text: str, t: Target, name: str) -> tuple[str, bool]:
         return yaml_edit.remove_entry(text, t.container[0], name)
@@ -358,7 +366,10 @@ class Outcome:
 
 
 def _checked(fmt: _Format, t: Target, path: Path, before: Any, new_text: str, name: str, entry: Any) -> None:
-    """Re-parse our result: the entry must be exactly what we meant and everything else unchanged."""
+    """Re-parse our result: the entry must be exactly what we meant and everything else unchanged
+    (apart from the keys the client requires, which an install adds when they are missing)."""
+    if entry is not None and isinstance(before, dict) and t.config.header:
+        before = {**required_keys(t, name), **before}
     try:
         after = fmt.load(new_text)
     except Malformed:
@@ -423,9 +434,7 @@ def uninstall(t: Target, server_id: str, *, dry_run: bool = False) -> Outcome:
     except (jsonc.EditError, toml_edit.EditError, yaml_edit.EditError) as exc:
         raise SapDevsError(f"{t.path}: {exc}; sap-devs left the file unchanged.", hint="Fix it by hand.") from None
     _checked(fmt, t, t.path, data, new_text, server_id, None)
-    remove_file = bool(t.config.header) and not fmt.without(fmt.load(new_text), t.container, server_id).get(
-        t.container[0]
-    )
+    remove_file = t.config.own_file and not fmt.without(fmt.load(new_text), t.container, server_id).get(t.container[0])
     new = None if remove_file else bom + new_text
     diff = unified_diff(t.path, old, new)
     note = "comments in this file could not be kept (flow-style YAML)" if rewritten else ""

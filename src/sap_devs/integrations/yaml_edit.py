@@ -135,8 +135,8 @@ def _find(root: yaml.MappingNode, key: str) -> tuple[yaml.Node, yaml.Node] | Non
     return None
 
 
-def _rewrite(data: Any, key: str, name: str, entry: dict[str, Any] | None) -> str:
-    data = dict(data or {})
+def _rewrite(data: Any, key: str, name: str, entry: dict[str, Any] | None, header: dict[str, Any] | None = None) -> str:
+    data = {**(header or {}), **dict(data or {})}
     items = [i for i in (data.get(key) or []) if not (isinstance(i, dict) and i.get("name") == name)]
     if entry is not None:
         old = data.get(key) or []
@@ -152,7 +152,8 @@ def set_entry(
     """Put ``entry`` into the list ``key`` as the one item named ``name``.
 
     Returns the new text and whether the whole file had to be rewritten (comments lost).
-    ``header`` holds the top-level keys of a file created from nothing (Continue block files).
+    ``header`` holds the top-level keys the client requires: a file created from nothing starts with
+    them, and a rewritten one gets those it lacks (the caller adds them to a block-style file).
     """
     nl = _newline(text)
     root = _compose(text)
@@ -164,7 +165,7 @@ def set_entry(
     found = _find(root, key)
     if found is None:
         if root.flow_style:
-            return _rewrite(loads(text), key, name, entry), True
+            return _rewrite(loads(text), key, name, entry, header), True
         indent = " " * root.start_mark.column
         block = "".join(indent + line + nl for line in dump({key: [entry]}).splitlines())
         return _ensure_newline(text, nl) + block, False
@@ -187,7 +188,29 @@ def set_entry(
             for start, end, new in sorted(edits, reverse=True):
                 text = text[:start] + new + text[end:]
             return text, False
-    return _rewrite(loads(text), key, name, entry), True
+    return _rewrite(loads(text), key, name, entry, header), True
+
+
+def missing_keys(text: str, header: dict[str, Any]) -> dict[str, Any]:
+    """The ``header`` keys a block-mapping document lacks (empty for other documents)."""
+    root = _compose(text)
+    if not isinstance(root, yaml.MappingNode) or root.flow_style:
+        return {}
+    present = {k.value for k, _ in root.value if isinstance(k, yaml.ScalarNode)}
+    return {k: v for k, v in header.items() if k not in present}
+
+
+def add_keys(text: str, keys: dict[str, Any]) -> str:
+    """Insert top-level ``keys`` before the document's first key (after a ``---`` line), as lines of their own."""
+    if not keys:
+        return text
+    root = _compose(text)
+    if not isinstance(root, yaml.MappingNode) or root.flow_style or root.start_mark.column != 0:
+        raise EditError("the top level is not a block mapping")
+    nl = _newline(text)
+    at = text.rfind("\n", 0, root.start_mark.index) + 1
+    lines = "".join(line + nl for line in dump(keys).splitlines())
+    return text[:at] + lines + text[at:]
 
 
 def remove_entry(text: str, key: str, name: str) -> tuple[str, bool]:
