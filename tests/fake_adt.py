@@ -232,6 +232,9 @@ class FakeAdt:
         self.transport_bodies: list[str] = []
         self.released: list[str] = []
         self.queries: list[tuple[str, str, dict[str, list[str]]]] = []  # (endpoint, SQL, query string)
+        self.atc_worklists: dict[str, str] = {}  # worklist id -> check variant
+        self.atc_runs: list[tuple[str, str]] = []  # (check variant, run request body)
+        self.atc_system_variant: str | None = "STANDARD"
         self.delay = 0.0
         self.bearer_tokens: set[str] = set()  # OAuth access tokens accepted instead of the password
         self._ids = itertools.count(1)
@@ -395,6 +398,8 @@ class FakeAdt:
                 return fail(400, "ExceptionDataPreview", "Table or view is unknown or not active")
             one = query.get("rowNumber", ["100"])[0] == "1"
             return ok((DATA / ("datapreview-t000-one-row.xml" if one else "datapreview-t000.xml")).read_bytes())
+        if path.startswith("/sap/bc/adt/atc/") or path.startswith("/sap/bc/adt/documentation/atc/"):
+            return self._atc(h.command, path, query, body, ok, send, fail, extra)
         if path == "/sap/bc/adt/activation/inactiveobjects":
             return ok((DATA / "inactive-objects.xml").read_bytes())
         if path == "/sap/bc/adt/repository/nodestructure" and h.command == "POST":
@@ -520,6 +525,48 @@ class FakeAdt:
                 return fail(406, "ExceptionResourceNotAcceptable", f"Accepted types: {', '.join(obj.accepts)}")
             return ok(obj.metadata, obj.accepts[0])
         return fail(405, "ExceptionMethodNotSupported", f"{h.command} {path} is not supported")
+
+    def _atc(self, method, path, query, body, ok, send, fail, extra) -> None:  # type: ignore[no-untyped-def]
+        """ATC: customizing, worklists bound to a variant, runs and the worklist read back (recorded formats).
+
+        The worklist answer depends on what was run: ZCL_SAMPLE_CLASS gets abapify's recorded worklist,
+        a package sapcli's, anything else the empty one; check variant BROKEN gets sapcli's aborted run.
+        """
+        if path == "/sap/bc/adt/atc/customizing" and method == "GET":
+            xml = (DATA / "atc-customizing.xml").read_text()
+            if self.atc_system_variant is None:
+                xml = xml.replace('value="STANDARD"', 'value=""')
+            return ok(xml.replace('value="STANDARD"', f'value="{self.atc_system_variant}"'))
+        if path == "/sap/bc/adt/atc/worklists" and method == "POST":
+            variant = query.get("checkVariant", ["DEFAULT"])[0]  # what real systems do without one
+            worklist_id = f"0A7425B8447B1FE0B7828{next(self._ids):011d}"
+            with self._lock:
+                self.atc_worklists[worklist_id] = variant
+            return send(200, worklist_id, "text/plain; charset=utf-8", extra)
+        if path == "/sap/bc/adt/atc/runs" and method == "POST":
+            worklist_id = query.get("worklistId", [""])[0]
+            if worklist_id not in self.atc_worklists:
+                return fail(404, "ExceptionResourceNotFound", f"Worklist {worklist_id} does not exist")
+            variant = self.atc_worklists[worklist_id]
+            with self._lock:
+                self.atc_runs.append((variant, body.decode()))
+            name = "atc-run-failures.xml" if variant == "BROKEN" else "atc-run.xml"
+            return ok((DATA / name).read_bytes())
+        if path.startswith("/sap/bc/adt/atc/worklists/") and method == "GET":
+            worklist_id = path.rsplit("/", 1)[-1]
+            if worklist_id not in self.atc_worklists or not self.atc_runs:
+                return fail(404, "ExceptionResourceNotFound", f"Worklist {worklist_id} does not exist")
+            ran = self.atc_runs[-1][1]
+            if "zcl_sample_class" in ran:
+                name = "atc-worklist.xml"
+            elif "/sap/bc/adt/packages/" in ran:
+                name = "atc-worklist-package.xml"
+            else:
+                name = "atc-worklist-empty.xml"
+            return ok((DATA / name).read_bytes(), "application/atc.worklist.v1+xml")
+        if path.startswith("/sap/bc/adt/documentation/atc/documents/") and method == "GET":
+            return ok((DATA / "atc-docs.html").read_bytes(), "text/html; charset=utf-8")
+        return fail(404, "ExceptionResourceNotFound", f"Resource {path} does not exist")
 
     @contextmanager
     def running(self) -> Iterator[FakeAdt]:

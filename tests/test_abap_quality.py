@@ -1,0 +1,87 @@
+"""ATC runs, ABAP Unit and the other quality tools against the fake ADT server (recorded formats)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.fake_adt import DATA, FakeAdt
+from tests.test_abap_tools import PASSWORD, call, context, ok
+
+pytestmark = pytest.mark.anyio
+
+
+@pytest.fixture
+def adt():
+    with FakeAdt(password=PASSWORD).running() as fake:
+        yield fake
+
+
+async def test_atc_uses_the_system_variant_and_returns_located_findings(adt, tmp_path) -> None:
+    ctx = context(adt, tmp_path)
+    out = await ok(ctx, "run_atc", objects=[{"name": "ZCL_SAMPLE_CLASS", "kind": "class"}])
+    assert (out["check_variant"], out["variant_source"]) == ("STANDARD", "system default")
+    assert list(adt.atc_worklists.values()) == ["STANDARD"], "the variant is sent, never left to DEFAULT"
+    _, body = adt.atc_runs[-1]
+    assert 'adtcore:uri="/sap/bc/adt/oo/classes/zcl_sample_class"' in body and 'kind="inclusive"' in body
+    assert out["total"] == 2 and out["by_priority"] == {"3": 2}
+    first = out["results"][0]
+    assert (first["object"], first["line"], first["priority"]) == ("ZCL_SAMPLE_CLASS", 10, 3)
+    assert first["check"] == "Analysis of WHERE Condition for SELECT"
+    assert first["message"] == "Table SFLIGHT: No WHERE condition" and first["quick_fix"] is False
+    assert set(out["objects_checked"]) == {"ZTEST_DOMAIN", "ZCL_SAMPLE_CLASS"}
+    assert adt.changes() == [], "ATC changes no object"
+
+
+async def test_atc_with_a_given_variant_on_a_package(adt, tmp_path) -> None:
+    ctx = context(adt, tmp_path)
+    out = await ok(ctx, "run_atc", package="$TMP", check_variant="ZTEAM_VARIANT", max_priority=4)
+    assert (out["check_variant"], out["variant_source"]) == ("ZTEAM_VARIANT", "given")
+    assert "run its DEFAULT variant" in out["hint"]
+    assert '/sap/bc/adt/packages/%24tmp"' in adt.atc_runs[-1][1]
+    finding = out["results"][0]
+    assert finding["object"] == "OBJ1" and finding.get("line") is None and finding["priority"] == 1
+    assert finding["docs_uri"].startswith("/sap/bc/adt/documentation/atc/documents/itemid/")
+    assert out["by_priority"] == {"1": 1, "?": 1}, "a priority the system did not send as a number is kept"
+
+
+async def test_atc_aborted_checks_and_empty_runs_are_said(adt, tmp_path) -> None:
+    ctx = context(adt, tmp_path)
+    broken = await ok(ctx, "run_atc", objects=[{"name": "ZTEST_PROGRAM", "kind": "program"}], check_variant="BROKEN")
+    assert "TOOL_FAILURE: ATC check run aborted, due to missing prerequisites" in broken["messages"]
+    assert broken["hint"].startswith("Some checks aborted")
+    adt.atc_system_variant = "OPENABAPCHECKS"
+    clean = await ok(ctx, "run_atc", objects=[{"name": "ZTEST_PROGRAM", "kind": "program"}])
+    assert clean["total"] == 0 and clean["hint"] == "No ATC findings with check variant OPENABAPCHECKS."
+
+
+async def test_atc_without_a_system_variant_asks_for_one(adt, tmp_path) -> None:
+    adt.atc_system_variant = None
+    outcome = await call(context(adt, tmp_path), "run_atc", objects=[{"name": "ZTEST_PROGRAM", "kind": "program"}])
+    assert outcome.is_error and "Pass check_variant" in outcome.text and adt.atc_worklists == {}
+
+
+async def test_atc_needs_exactly_one_selection(adt, tmp_path) -> None:
+    ctx = context(adt, tmp_path)
+    both = await call(ctx, "run_atc", objects=[{"name": "ZX", "kind": "class"}], package="$TMP")
+    neither = await call(ctx, "run_atc")
+    assert both.is_error and neither.is_error and "either objects or package" in neither.text
+
+
+def test_quick_fix_flag_from_the_worklist() -> None:
+    from sap_devs.adt.atc import parse_worklist
+
+    xml = (DATA / "atc-worklist-package.xml").read_bytes()
+    findings, _ = parse_worklist(xml)
+    assert [f.quick_fix for f in findings] == [False, False]
+    findings, _ = parse_worklist(xml.replace(b'atcfinding:automatic="false"', b'atcfinding:automatic="true"', 1))
+    assert [f.quick_fix for f in findings] == [True, False]
+
+
+async def test_atc_finding_docs_as_text(adt, tmp_path) -> None:
+    ctx = context(adt, tmp_path)
+    run = await ok(ctx, "run_atc", package="$TMP", check_variant="STANDARD")
+    docs = await ok(ctx, "get_atc_finding_docs", docs_uri=run["results"][0]["docs_uri"])
+    assert docs["text"].startswith("Analysis of WHERE Condition for SELECT")
+    assert "reads the whole table & can be slow" in docs["text"] and "var x" not in docs["text"]
+    foreign = await call(ctx, "get_atc_finding_docs", docs_uri="/sap/bc/adt/oo/classes/zcl_sample_class")
+    assert foreign.is_error
