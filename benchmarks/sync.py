@@ -2,16 +2,26 @@
 
 The loopback server answers in the real formats at realistic volumes (1,400 tutorials in 18
 repositories, a 5,000-item learning catalogue, feeds, Khoros, Discovery Center). Network latency
-is not simulated, so the figures show sap-devs' own cost. Usage: python benchmarks/sync.py
+is not simulated, so the figures show sap-devs' own cost. Usage: python benchmarks/sync.py [--docs-only]
+
+The docs part serves the ten real documentation tarballs of data/docs the way GitHub does (the API's
+bare commit SHA, codeload's tarball of it) and times ``sync --only docs`` with every repository
+new (no index yet), one repository changed (the rest carried over from the bundled index) and none
+changed (commits equal to the bundled index's: nothing downloaded).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import io
 import json
 import os
+import resource
 import sys
+import tarfile
 import tempfile
+import time
+from http.server import ThreadingHTTPServer
 from pathlib import Path
 
 import anyio
@@ -95,5 +105,74 @@ def main() -> None:
             print(f"{r.name:10} {r.status:7} {r.items or 0:>6} {r.seconds:>8.2f} {size:>10.1f}")
 
 
+def _repacked(tar_path: Path, top: str) -> bytes:
+    """The tarball with its top folder renamed (a new commit of the same content)."""
+    out = io.BytesIO()
+    with tarfile.open(tar_path, "r:gz") as src, tarfile.open(fileobj=out, mode="w:gz") as dst:
+        for member in src.getmembers():
+            handle = src.extractfile(member) if member.isfile() else None
+            member.name = top + member.name[member.name.index("/") :] if "/" in member.name else top
+            dst.addfile(member, handle)
+    return out.getvalue()
+
+
+def docs() -> None:
+    from sap_devs.docs import store
+    from sap_devs.docs import sync as docs_sync
+    from sap_devs.docs.build import tarball_name
+    from sap_devs.docs.sources import SOURCES
+    from sap_devs.knowledge.sync import run_sync
+
+    # ten commit requests at once overflow the loopback server's default listen backlog of 5, and the
+    # kernel retries a dropped connection after a second: that would be measured, not sap-devs
+    ThreadingHTTPServer.request_queue_size = 64
+    data = ROOT / "data" / "docs"
+    bundled = store.bundled_path()
+    commits: dict[str, str] = {}
+    for source in SOURCES:
+        with tarfile.open(data / tarball_name(source), "r:gz") as tar:
+            first = next(m for m in tar.getmembers() if m.isfile())
+        commits[source.repo] = first.name.split("/", 1)[0].rsplit("-", 1)[1]
+    source = dataclasses.replace(
+        docs_sync.SOURCE,
+        policy=dataclasses.replace(
+            docs_sync.SOURCE.policy, allowed_hosts=docs_sync.SOURCE.policy.allowed_hosts | {"127.0.0.1"}
+        ),
+    )
+    changed_repo = "capire/docs"
+    new_sha = "f" * 40
+    print(f"\n{'docs sync (10 real repositories)':40} {'status':7} {'pages':>6} {'seconds':>8} {'tarball MiB':>12}")
+    for scenario in ("every repository new", "one repository changed", "none changed"):
+        with tempfile.TemporaryDirectory() as tmp, Loopback().running() as srv:
+            os.environ["SAP_DEVS_CACHE_DIR"] = tmp
+            store.bundled_path = (
+                (lambda: Path(tmp) / "none.sqlite") if scenario.startswith("every") else lambda: bundled
+            )
+            store.reset()
+            served = 0
+            for doc in SOURCES:
+                sha = new_sha if scenario.startswith("one") and doc.repo == changed_repo else commits[doc.repo]
+                srv.add(f"/repos/{doc.repo}/commits/{doc.branch}", body=sha.encode(), headers={"ETag": f'"{sha}"'})
+                if sha == new_sha:
+                    body = _repacked(data / tarball_name(doc), f"{doc.name}-{sha}")
+                else:
+                    body = (data / tarball_name(doc)).read_bytes()
+                srv.add(f"/{doc.repo}/tar.gz/{sha}", body=body)
+                served += len(body) if scenario.startswith("every") or sha == new_sha else 0
+            bases = {"github_api": srv.base, "github_codeload": srv.base}
+            started = time.perf_counter()
+            [result] = anyio.run(lambda b=bases: run_sync([source], bases=b, env={}, force=True))
+            seconds = time.perf_counter() - started
+            print(f"{scenario:40} {result.status:7} {result.items or 0:>6} {seconds:>8.2f} {served / 2**20:>12.1f}")
+            if result.status != "ok":
+                print(f"  {result.message}")
+    store.bundled_path = lambda: bundled
+    store.reset()
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"peak resident memory of the benchmark process: {peak:.0f} MiB")
+
+
 if __name__ == "__main__":
-    main()
+    if "--docs-only" not in sys.argv[1:]:
+        main()
+    docs()

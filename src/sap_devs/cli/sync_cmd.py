@@ -26,6 +26,9 @@ def _render(results: list[Any], *, title: str) -> None:
             if r.message:
                 parts.append(r.message)
             typer.echo(" | ".join(parts))
+            for row in r.extra.get("details") or []:
+                repo, commit, origin, age = _detail_cells(row)
+                typer.echo("  " + " | ".join(v for v in (repo, commit, origin, age and f"age {age}") if v))
         return
     from rich.console import Console
     from rich.table import Table
@@ -43,7 +46,23 @@ def _render(results: list[Any], *, title: str) -> None:
             f"{r.seconds:.1f}s" if r.seconds else "",
             r.message or "",
         )
-    Console().print(table)
+    console = Console()
+    console.print(table)
+    for r in results:
+        rows = r.extra.get("details") or []
+        if not rows:
+            continue
+        detail = Table(title=r.title)
+        for col in ("repository", "commit", "origin", "age"):
+            detail.add_column(col)
+        for row in rows:
+            detail.add_row(*_detail_cells(row))
+        console.print(detail)
+
+
+def _detail_cells(row: dict[str, str]) -> tuple[str, str, str, str]:
+    """One part of a source (docs: a repository) as (name, commit, origin, age)."""
+    return row.get("repo", ""), row.get("commit", ""), row.get("origin", ""), row.get("age", "")
 
 
 def run(sources: list[Any], bases: dict[str, str], *, force: bool) -> list[Any]:

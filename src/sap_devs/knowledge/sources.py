@@ -8,6 +8,7 @@ from sap_devs.knowledge.sync import Source
 
 
 def _modules() -> list[ModuleType]:
+    from sap_devs.docs import sync as docs_sync
     from sap_devs.knowledge import (
         discovery_sync,
         events_sync,
@@ -18,7 +19,16 @@ def _modules() -> list[ModuleType]:
         videos_sync,
     )
 
-    return [tutorials_sync, learning_sync, news_sync, videos_sync, events_sync, discovery_sync, released_apis_sync]
+    return [
+        tutorials_sync,
+        learning_sync,
+        news_sync,
+        videos_sync,
+        events_sync,
+        discovery_sync,
+        released_apis_sync,
+        docs_sync,
+    ]
 
 
 def all_sources() -> list[Source]:

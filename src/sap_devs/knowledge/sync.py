@@ -59,6 +59,7 @@ class Source:
     fetch: FetchFn
     count: Callable[[Any], int] = len
     budget: float = 300.0  # seconds for the whole source
+    details: Callable[[], list[dict[str, str]]] | None = None  # rows for --status (docs: one per repository)
 
 
 @dataclass
@@ -149,4 +150,7 @@ def status(sources: list[Source]) -> list[SourceResult]:
             continue
         state: Status = "fresh" if cached.fresh(source.ttl) else "stale"
         out.append(SourceResult(source.name, source.title, state, _count(source, cached.data), cached.age_text()))
+    for source, result in zip(sources, out, strict=True):
+        if source.details is not None:
+            result.extra["details"] = source.details()
     return out
