@@ -235,6 +235,8 @@ class FakeAdt:
         self.atc_worklists: dict[str, str] = {}  # worklist id -> check variant
         self.atc_runs: list[tuple[str, str]] = []  # (check variant, run request body)
         self.atc_system_variant: str | None = "STANDARD"
+        self.unit_runs: list[tuple[str, str]] = []  # (content type, run configuration)
+        self.coverage_queries: list[str] = []
         self.delay = 0.0
         self.bearer_tokens: set[str] = set()  # OAuth access tokens accepted instead of the password
         self._ids = itertools.count(1)
@@ -398,6 +400,8 @@ class FakeAdt:
                 return fail(400, "ExceptionDataPreview", "Table or view is unknown or not active")
             one = query.get("rowNumber", ["100"])[0] == "1"
             return ok((DATA / ("datapreview-t000-one-row.xml" if one else "datapreview-t000.xml")).read_bytes())
+        if path == "/sap/bc/adt/abapunit/testruns" or path.startswith("/sap/bc/adt/runtime/traces/coverage/"):
+            return self._aunit(h.command, path, headers, body, ok, fail)
         if path.startswith("/sap/bc/adt/atc/") or path.startswith("/sap/bc/adt/documentation/atc/"):
             return self._atc(h.command, path, query, body, ok, send, fail, extra)
         if path == "/sap/bc/adt/activation/inactiveobjects":
@@ -525,6 +529,44 @@ class FakeAdt:
                 return fail(406, "ExceptionResourceNotAcceptable", f"Accepted types: {', '.join(obj.accepts)}")
             return ok(obj.metadata, obj.accepts[0])
         return fail(405, "ExceptionMethodNotSupported", f"{h.command} {path} is not supported")
+
+    def _aunit(self, method, path, headers, body, ok, fail) -> None:  # type: ignore[no-untyped-def]
+        """ABAP Unit runs and coverage from sapcli's recorded results, chosen by the object that was run.
+
+        Like real systems, a configuration without its options block runs nothing (an empty runResult),
+        and the coverage measurement answers POST only (GET is 405).
+        """
+        if path == "/sap/bc/adt/abapunit/testruns" and method == "POST":
+            config = body.decode()
+            with self._lock:
+                self.unit_runs.append((headers.get("content-type", ""), config))
+            if "<options>" not in config:
+                return ok(
+                    '<?xml version="1.0" encoding="utf-8"?><aunit:runResult xmlns:aunit="http://www.sap.com/adt/aunit"/>'
+                )
+            if "zcl_sample_class" in config:
+                name = "aunit-result.xml"
+            elif "zcl_skipping" in config:
+                name = "aunit-skipped.xml"
+            elif "zfail" in config:
+                name = "aunit-syntax-error.xml"
+            elif "zcl_test_class" in config:
+                name = "aunit-class-alert.xml"
+            else:
+                name = "aunit-no-tests.xml"
+            answer = (DATA / name).read_text()
+            if '<coverage active="true"/>' not in config:  # the external block comes only with coverage on
+                import re as regex
+
+                answer = regex.sub(r"\s*<external>.*?</external>", "", answer, flags=regex.S)
+            return ok(answer, "application/vnd.sap.adt.abapunit.testruns.result.v2+xml")
+        if path == "/sap/bc/adt/runtime/traces/coverage/measurements/FOOBAR":
+            if method != "POST":
+                return fail(405, "ExceptionMethodNotSupported", f"{method} is not supported")
+            with self._lock:
+                self.coverage_queries.append(body.decode())
+            return ok((DATA / "coverage-measurements.xml").read_bytes(), "application/xml+scov")
+        return fail(404, "ExceptionResourceNotFound", f"Resource {path} does not exist")
 
     def _atc(self, method, path, query, body, ok, send, fail, extra) -> None:  # type: ignore[no-untyped-def]
         """ATC: customizing, worklists bound to a variant, runs and the worklist read back (recorded formats).

@@ -85,3 +85,83 @@ async def test_atc_finding_docs_as_text(adt, tmp_path) -> None:
     assert "reads the whole table & can be slow" in docs["text"] and "var x" not in docs["text"]
     foreign = await call(ctx, "get_atc_finding_docs", docs_uri="/sap/bc/adt/oo/classes/zcl_sample_class")
     assert foreign.is_error
+
+
+async def test_unit_tests_report_methods_failures_and_stacks(adt, tmp_path) -> None:
+    ctx = context(adt, tmp_path)
+    out = await ok(ctx, "run_unit_tests", objects=[{"name": "ZCL_SAMPLE_CLASS", "kind": "class"}])
+    ctype, config = adt.unit_runs[-1]
+    assert ctype == "application/vnd.sap.adt.abapunit.testruns.config.v4+xml" and "<options>" in config
+    assert '<testRiskLevels harmless="true" dangerous="false" critical="false"/>' in config
+    assert '<coverage active="false"/>' in config and "coverage" not in out
+    assert (out["passed"], out["failed"], out["warnings"], out["skipped"]) == (3, 3, 1, 0)
+    first = out["classes"][0]
+    assert (first["program"], first["name"], first["status"]) == ("ZCL_THEKING_MANUAL_HARDCORE", "LTCL_TEST", "failed")
+    fail = first["methods"][0]
+    assert fail["name"] == "DO_THE_FAIL" and fail["status"] == "failed" and fail["seconds"] == 0.033
+    alert = fail["alerts"][0]
+    assert alert["message"] == "Critical Assertion Error: 'I am supposed to fail'"
+    assert alert["details"][0] == "True expected"
+    assert alert["stack"] == ["Include: <ZCL_THEKING_MANUAL_HARDCORE===CCAU> Line: <19> (DO_THE_FAIL)"]
+    assert first["methods"][1]["status"] == "warning" and first["methods"][2]["status"] == "passed"
+    assert "stack" in out["hint"] and adt.changes() == []
+
+
+async def test_unit_tests_with_coverage(adt, tmp_path) -> None:
+    ctx = context(adt, tmp_path)
+    out = await ok(
+        ctx,
+        "run_unit_tests",
+        objects=[{"name": "ZCL_SAMPLE_CLASS", "kind": "class"}],
+        with_coverage=True,
+        durations=["short"],
+    )
+    config = adt.unit_runs[-1][1]
+    assert (
+        '<coverage active="true"/>' in config and '<testDurations short="true" medium="false" long="false"/>' in config
+    )
+    assert (
+        "<cov:query" in adt.coverage_queries[-1]
+        and "/sap/bc/adt/oo/classes/zcl_sample_class" in adt.coverage_queries[-1]
+    )
+    assert out["coverage"][0] == {
+        "object": "CL_EXAMPLE_CLASS",
+        "type": "CLAS/OCP",
+        "statement_percent": 97.7,
+        "statements": "84/86",
+        "branch_percent": 97.7,
+        "procedure_percent": 97.7,
+    }
+
+
+async def test_unit_tests_outside_a_test(adt, tmp_path) -> None:
+    ctx = context(adt, tmp_path)
+    none = await ok(ctx, "run_unit_tests", objects=[{"name": "ZTEST_PROGRAM", "kind": "program"}])
+    assert none["hint"] == "No test ran: The task definition does not refer to any test"
+    broken = await ok(ctx, "run_unit_tests", objects=[{"name": "ZFAIL_CLASS", "kind": "class"}])
+    assert broken["problems"][0].startswith("CL_FOO: CL_FOO has syntax errors")
+    assert "not type-compatible" in broken["problems"][0]
+    skipped = await ok(ctx, "run_unit_tests", objects=[{"name": "ZCL_SKIPPING", "kind": "class"}])
+    assert (skipped["skipped"], skipped["failed"]) == (1, 0)
+    global_class = await ok(ctx, "run_unit_tests", objects=[{"name": "ZCL_TEST_CLASS", "kind": "class"}])
+    statuses = {c["name"]: c["status"] for c in global_class["classes"]}
+    assert statuses == {"ZCL_TEST_CLASS_GREEN": "passed", "ZCL_TEST_CLASS": "failed"}
+    assert global_class["failed"] == 1
+
+
+async def test_dangerous_unit_tests_need_writes(adt, tmp_path) -> None:
+    refused = await call(
+        context(adt, tmp_path),
+        "run_unit_tests",
+        objects=[{"name": "ZCL_SAMPLE_CLASS", "kind": "class"}],
+        risk_levels=["harmless", "dangerous"],
+    )
+    assert refused.is_error and "may change data" in refused.text and adt.unit_runs == []
+    allowed = await ok(
+        context(adt, tmp_path, writes=True),
+        "run_unit_tests",
+        objects=[{"name": "ZCL_SAMPLE_CLASS", "kind": "class"}],
+        risk_levels=["harmless", "dangerous", "critical"],
+    )
+    assert allowed["failed"] == 3
+    assert '<testRiskLevels harmless="true" dangerous="true" critical="true"/>' in adt.unit_runs[-1][1]
