@@ -13,6 +13,7 @@ import fnmatch
 import itertools
 import json
 import os
+import re
 import stat
 import threading
 import time
@@ -21,11 +22,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from sap_devs.doctor.baseline import Baseline
 from sap_devs.doctor.versions import parse_version
 
 Severity = Literal["error", "warning", "info"]
 _SKIP_DIRS = frozenset({"node_modules", ".git", "gen", "dist", "target", "mta_archives", ".venv"})
-_MARKERS = frozenset({"xs-app.json", "Chart.yaml", "manifest.json", ".abapgit.xml"})
+_MARKERS = frozenset({"xs-app.json", "Chart.yaml", "values.yaml", "manifest.json", ".abapgit.xml", "package.json"})
 _MAX_ENTRIES = 20_000  # per folder; a real project folder has a few hundred
 _SCAN_DEPTH = 4  # manifest.json of app/<name>/webapp is 3 folders down; one more for monorepos
 _MAX_SHOWN_PATH = 160
@@ -55,6 +57,8 @@ class Finding:
     message: str
     fix: str | None = None
     file: str | None = None
+    line: int | None = None
+    """1-based line in ``file`` where the evidence is, when there is one."""
 
 
 @dataclass
@@ -485,30 +489,19 @@ def _cap_findings(
         out.append(
             Finding(
                 "dependency",
-                "warning",
-                "@sap/cds-dk is not a project dependency, so builds depend on a globally installed cds CLI.",
+                "info",
+                "@sap/cds-dk is not a project dependency, so local builds use whichever cds CLI is installed globally.",
                 fix="npm add -D @sap/cds-dk",
                 file="package.json",
             )
         )
     if det.cap_version and cds_current:
-        have, want = parse_version(det.cap_version), parse_version(cds_current)
-        if have and want and have < want:
-            severity: Severity = "error" if have[0] < want[0] else ("warning" if want[1] - have[1] >= 2 else "info")
-            out.append(
-                Finding(
-                    "version",
-                    severity,
-                    f"@sap/cds {det.cap_version} is behind the current release {cds_current}.",
-                    fix="npm update @sap/cds @sap/cds-dk (read the CAP release notes before a major upgrade)",
-                    file="package.json",
-                )
-            )
+        out.extend(_cds_version_findings(det.cap_version, cds_current))
     if not reader.is_file(root / "default-env.json") and not _ignored_by_git(root, reader, "default-env.json"):
         out.append(
             Finding(
                 "security",
-                "warning",
+                "info",
                 ".gitignore does not list default-env.json, the usual place for local service credentials.",
                 fix="Add 'default-env.json' to .gitignore before anyone creates one.",
                 file=".gitignore",
@@ -538,34 +531,173 @@ def _cap_findings(
     return out
 
 
+def _cds_version_findings(have_text: str, current: str) -> list[Finding]:
+    """CAP's release schedule: the current major is active, the previous one is in maintenance (fixes
+    only), older majors are out of maintenance (no security fixes). The current release comes from
+    the cap pack (pack.yaml versions), which sync keeps current."""
+    have, want = parse_version(have_text), parse_version(current)
+    if not have or not want or have >= want:
+        return []
+    behind = want[0] - have[0]
+    if behind == 0:
+        if want[1] - have[1] < 2:
+            return []
+        severity: Severity = "info"
+        message = f"@sap/cds {have_text} is behind the current release {current}."
+        fix = "npm update @sap/cds @sap/cds-dk"
+    elif behind == 1:
+        severity = "info"
+        message = (
+            f"@sap/cds {have_text} is on the previous major; CAP {have[0]} is in maintenance (fixes only), "
+            f"{want[0]} ({current}) is current."
+        )
+        fix = f"Plan the upgrade to @sap/cds {want[0]} (read the CAP release notes first)."
+    else:
+        severity = "warning"
+        message = (
+            f"@sap/cds {have_text} is out of maintenance: CAP keeps only the current major ({current}) and the "
+            "previous one supported, so this version gets no security fixes."
+        )
+        fix = f"Upgrade @sap/cds and @sap/cds-dk to {want[0]} (read the CAP release notes for each major in between)."
+    return [Finding("version", severity, message, fix=fix, file="package.json")]
+
+
+_SECRET_KEY = re.compile(r"(PASSWORD|PASSWD|SECRET|TOKEN|API_?KEY|CLIENTSECRET|PRIVATE_?KEY|CREDENTIALS)", re.I)
+_PLACEHOLDER = re.compile(r"^(<.*>|\$\{.*\}|\$\w+|x+|\*+|changeme|change-me|todo|your[-_ ].*|\.\.\.|)$", re.I)
+_JSON_SECRETS = ("clientsecret", "password", "certificate", "key", "secret", "token", "uaa")
+
+
+def _holds_secrets(name: str, text: str) -> bool:
+    """Does a credentials file hold real-looking values (not placeholders or empty ones)?"""
+    if name == ".env":
+        for line in text.splitlines():
+            line = line.strip()
+            if not line or line.startswith("#") or "=" not in line:
+                continue
+            key, _, value = line.removeprefix("export ").partition("=")
+            value = value.strip().strip("'\"")
+            if _SECRET_KEY.search(key) and not _PLACEHOLDER.match(value):
+                return True
+            if key.strip() == "VCAP_SERVICES" and "credentials" in value:
+                return True
+        return False
+    lowered = text.lower()
+    return any(f'"{k}"' in lowered for k in _JSON_SECRETS) or '"credentials"' in lowered
+
+
+def _tracked_by_git(root: Path, reader: _Reader, name: str) -> bool:
+    """Is ``name`` (relative to the project root, which is the repository root) in the git index?
+
+    The index stores each tracked path followed by a NUL byte; a bounded read of .git/index finds it
+    without running git."""
+    index = root / ".git" / "index"
+    real = reader.inside(index)
+    if real is None or not reader.is_file(index):
+        return False
+    try:
+        with open(real, "rb") as handle:
+            raw = handle.read(reader.limits.max_file_bytes)
+    except OSError:
+        return False
+    return (b"\0" + name.encode() + b"\0") in raw or raw.find(name.encode() + b"\0") > 0
+
+
 def _secret_findings(root: Path, reader: _Reader) -> list[Finding]:
     out = []
     for name in ("default-env.json", ".cdsrc-private.json", ".env"):
-        if reader.is_file(root / name) and not _ignored_by_git(root, reader, name):
-            out.append(
-                Finding(
-                    "security",
-                    "error",
-                    f"{name} holds credentials and is not listed in .gitignore.",
-                    fix=f"Add '{name}' to .gitignore now; if it was ever committed, rotate the credentials.",
-                    file=name,
-                )
+        if not reader.is_file(root / name):
+            continue
+        tracked = _tracked_by_git(root, reader, name)
+        if not tracked and _ignored_by_git(root, reader, name):
+            continue
+        text = reader.text(root / name)
+        if text is None or not _holds_secrets(name, text):
+            continue  # only placeholders (a template to copy): nothing leaks
+        why = "is tracked by git" if tracked else "is not listed in .gitignore, so it gets committed"
+        out.append(
+            Finding(
+                "security",
+                "error",
+                f"{name} holds credentials and {why}.",
+                fix=(
+                    f"git rm --cached {name}, add it to .gitignore and rotate the credentials."
+                    if tracked
+                    else f"Add '{name}' to .gitignore now; if it was ever committed, rotate the credentials."
+                ),
+                file=name,
             )
+        )
     return out
 
 
-def _mta_findings(root: Path, reader: _Reader) -> list[Finding]:
+def _line_of(text: str | None, *needles: str) -> int | None:
+    """The first line holding every needle, in order of appearance (1-based), or None."""
+    if not text:
+        return None
+    for number, line in enumerate(text.splitlines(), 1):
+        if all(n in line for n in needles):
+            return number
+    return None
+
+
+def _mta_commands(data: dict[str, Any]) -> list[str]:
+    """Commands of the MTA's global build steps (before-all / after-all custom builders)."""
+    build = data.get("build-parameters")
+    commands: list[str] = []
+    if not isinstance(build, dict):
+        return commands
+    for phase in ("before-all", "after-all"):
+        steps = build.get(phase)
+        for step in steps if isinstance(steps, list) else [steps] if isinstance(steps, dict) else []:
+            if isinstance(step, dict):
+                commands.extend(c for c in _as_list(step.get("commands")) if isinstance(c, str))
+    return commands
+
+
+def _build_target(root: Path, reader: _Reader, pkg: dict[str, Any] | None) -> str:
+    """Where 'cds build' writes (cds.build.target in package.json or .cdsrc.json; 'gen' by default)."""
+    for source in (pkg, reader.json(root / ".cdsrc.json") if reader.is_file(root / ".cdsrc.json") else None):
+        if not isinstance(source, dict):
+            continue
+        cds = source.get("cds", source) if source is pkg else source
+        build = cds.get("build") if isinstance(cds, dict) else None
+        target = build.get("target") if isinstance(build, dict) else None
+        if isinstance(target, str) and target.strip("./"):
+            return target.strip("./").split("/")[0]
+    return "gen"
+
+
+def _made_by_build(mod_path: str, commands: list[str], target: str) -> bool:
+    """Is a missing module path one that the MTA's own build steps create?
+
+    'cds build' writes its output to <project>/gen (or cds.build.target), also for a project in a
+    subfolder ('cds build orders' writes orders/gen); nothing else in an MTA build creates folders
+    that a module then points to."""
+    parts = [p for p in mod_path.replace("\\", "/").split("/") if p not in ("", ".")]
+    return any("cds build" in c or "cds-build" in c for c in commands) and target in parts
+
+
+def _mta_findings(root: Path, reader: _Reader, pkg: dict[str, Any] | None) -> list[Finding]:
     path = root / "mta.yaml" if reader.is_file(root / "mta.yaml") else root / ".mta.yaml"
     data = reader.yaml(path)
     if not isinstance(data, dict):
         return []
+    text = reader.text(path)
     out = []
     name = path.name
     for key in ("_schema-version", "ID", "version"):
         if not data.get(key):
             out.append(
-                Finding("mta", "error", f"{name} has no '{key}'.", fix=f"Add a '{key}' entry at the top.", file=name)
+                Finding(
+                    "mta",
+                    "error",
+                    f"{name} has no '{key}'.",
+                    fix=f"Add a '{key}' entry at the top: the MTA build (mbt) and 'cf deploy' refuse the file without it.",
+                    file=name,
+                )
             )
+    commands = _mta_commands(data)
+    target = _build_target(root, reader, pkg)
     for module in _as_list(data.get("modules")):
         if len(out) >= reader.limits.max_findings or not reader.check():
             break
@@ -574,34 +706,52 @@ def _mta_findings(root: Path, reader: _Reader) -> list[Finding]:
         mod_path = module.get("path")
         if not isinstance(mod_path, str) or not mod_path:
             continue
-        target = root / mod_path
-        if reader.inside(target) is None:
+        target_path = root / mod_path
+        if reader.inside(target_path) is None:
             continue  # outside the project (or unusable): not ours to look at
-        if not reader.exists(target):
-            out.append(
-                Finding(
-                    "mta",
-                    "error",
-                    f"{name}: module {_show(module.get('name'))} points to {_show(mod_path)}, which does not exist.",
-                    fix="Correct the module path, or run 'cds build --production' first if it is a gen/ folder.",
-                    file=name,
-                )
+        if reader.exists(target_path) or _made_by_build(mod_path, commands, target):
+            continue
+        out.append(
+            Finding(
+                "mta",
+                "error",
+                f"{name}: module {_show(module.get('name'))} points to {_show(mod_path)}, which does not exist.",
+                fix="No build step of the MTA creates it, so 'mbt build' stops there: correct the module path, or "
+                "add the step that creates it (e.g. 'npx cds build --production') to build-parameters/before-all.",
+                file=name,
+                line=_line_of(text, "path:", mod_path),
             )
+        )
     return out
 
 
-def _xsuaa_findings(root: Path, reader: _Reader) -> list[Finding]:
+def _xsappname_elsewhere(root: Path, reader: _Reader, det: Detection) -> bool:
+    """xsappname set where the service instance is created: an MTA xsuaa resource's parameters.config,
+    or the Helm values of a Kyma deployment."""
+    if "MTA" in det.types:
+        path = root / "mta.yaml" if reader.is_file(root / "mta.yaml") else root / ".mta.yaml"
+        data = reader.yaml(path)
+        for resource in _as_list(data.get("resources")) if isinstance(data, dict) else []:
+            params = resource.get("parameters") if isinstance(resource, dict) else None
+            config = params.get("config") if isinstance(params, dict) else None
+            if isinstance(config, dict) and config.get("xsappname"):
+                return True
+    return any("xsappname" in (reader.text(values) or "") for values in reader.markers().get("values.yaml", []))
+
+
+def _xsuaa_findings(root: Path, reader: _Reader, det: Detection) -> list[Finding]:
     data = reader.json(root / "xs-security.json")
     if data is None:
         return []
     out = []
-    if not data.get("xsappname"):
+    if not data.get("xsappname") and not _xsappname_elsewhere(root, reader, det):
         out.append(
             Finding(
                 "security",
                 "error",
-                "xs-security.json has no 'xsappname'.",
-                fix='Add a unique "xsappname"; it must be unique within the subaccount.',
+                "xs-security.json has no 'xsappname', and no MTA resource or Helm value sets one: "
+                "creating the XSUAA service instance fails.",
+                fix='Add a unique "xsappname" (or set it in the mta.yaml xsuaa resource under parameters.config).',
                 file="xs-security.json",
             )
         )
@@ -636,6 +786,30 @@ def _xsuaa_findings(root: Path, reader: _Reader) -> list[Finding]:
             )
         )
     return out
+
+
+def _is_cap_root(folder: Path, reader: _Reader) -> bool:
+    pkg = reader.json(folder / "package.json") if reader.is_file(folder / "package.json") else None
+    if pkg is not None:
+        deps, dev = _deps(pkg)
+        if "@sap/cds" in deps or "@sap/cds" in dev:
+            return True
+    if reader.is_file(folder / "pom.xml") and "com.sap.cds" in (reader.text(folder / "pom.xml") or ""):
+        return True
+    return reader.is_file(folder / ".cdsrc.json")
+
+
+def _served_by_cap(root: Path, app_root: Path, reader: _Reader) -> bool:
+    """Is the app in the app/ folder of a CAP project (here or in a monorepo's subfolder)?
+
+    'cds watch' and the CAP server serve <project>/app statically; such apps need no ui5.yaml."""
+    folder = app_root.parent
+    while True:
+        if folder.name == "app" and _is_cap_root(folder.parent, reader):
+            return True
+        if folder == root or root not in folder.parents:
+            return False
+        folder = folder.parent
 
 
 def _ui5_findings(root: Path, reader: _Reader, det: Detection) -> list[Finding]:
@@ -676,6 +850,8 @@ def _ui5_findings(root: Path, reader: _Reader, det: Detection) -> list[Finding]:
                         )
                     )
         if not reader.is_file(ui5_yaml):
+            if _served_by_cap(root, app_root, reader):
+                continue
             out.append(
                 Finding(
                     "ui5",
@@ -704,20 +880,25 @@ def check_project(
     root: Path,
     *,
     cds_current: str | None = None,
+    baseline: Baseline | None = None,
     limits: Limits | None = None,
     cancel: threading.Event | None = None,
 ) -> ProjectReport:
     """Detect the project kind and collect findings, within ``limits``.
 
-    Raises Cancelled soon after ``cancel`` is set (checked before every folder and file).
+    ``baseline`` holds the versions from the packs (``cds_current`` alone is the older way to pass
+    the current @sap/cds). Raises Cancelled soon after ``cancel`` is set (checked before every
+    folder and file).
     """
+    baseline = baseline or Baseline(cds=cds_current)
+    cds_current = baseline.cds
     reader = _Reader(root, limits, cancel)
     det, pkg = detect(root, reader)
     findings = [
         *_cap_findings(root, reader, det, pkg, cds_current),
         *_secret_findings(root, reader),
-        *(_mta_findings(root, reader) if "MTA" in det.types else []),
-        *(_xsuaa_findings(root, reader) if det.auth == "xsuaa" else []),
+        *(_mta_findings(root, reader, pkg) if "MTA" in det.types else []),
+        *(_xsuaa_findings(root, reader, det) if det.auth == "xsuaa" else []),
         *_ui5_findings(root, reader, det),
     ]
     findings = reader.findings + findings

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field
 
+from sap_devs.doctor.baseline import baseline_from
 from sap_devs.doctor.project import Limits, check_project, shorten_path
 from sap_devs.mcp.dispatch import deadline
 from sap_devs.mcp.framework import Envelope, Tool, ToolContext, ToolError, ToolInput, ToolOutput
@@ -95,14 +96,12 @@ def _resolve(path: str | None, ctx: ToolContext) -> Path:
 
 async def handle(params: Input, ctx: ToolContext) -> Output:
     root = _resolve(params.path, ctx)
-    cds_current = None
-    for pack in ctx.knowledge.packs:
-        cds_current = cds_current or pack.meta.versions.get("@sap/cds")
+    baseline = baseline_from(ctx.knowledge)
     # The dispatcher abandons (cannot stop) a worker at its deadline: finish before it instead.
     limits = dataclasses.replace(LIMITS, max_seconds=min(LIMITS.max_seconds, deadline() * 0.75))
     cancel = threading.Event()
     try:
-        report = await asyncio.to_thread(check_project, root, cds_current=cds_current, limits=limits, cancel=cancel)
+        report = await asyncio.to_thread(check_project, root, baseline=baseline, limits=limits, cancel=cancel)
     except asyncio.CancelledError:
         cancel.set()  # the worker thread cannot be killed; it stops at its next folder or file
         raise
