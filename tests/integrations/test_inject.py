@@ -8,13 +8,22 @@ import pytest
 
 from sap_devs.core.errors import SapDevsError
 from sap_devs.integrations import clients
-from sap_devs.integrations.inject import END, START, InjectTarget, inject, render_block, status, targets, uninstall
-from sap_devs.knowledge.base import KnowledgeBase
+from sap_devs.integrations.inject import (
+    END,
+    START,
+    InjectTarget,
+    Selection,
+    inject,
+    loader,
+    render_block,
+    selection,
+    status,
+    targets,
+    uninstall,
+)
 from sap_devs.knowledge.packs import Pack
 
-
-def load(profile: str | None) -> list[Pack]:
-    return KnowledgeBase.load(profile).packs
+load = loader()
 
 
 def one(client_id: str, scope: str, home: Path, project: Path) -> InjectTarget:
@@ -87,24 +96,29 @@ def test_user_content_in_a_created_file_keeps_the_file(home: Path, project: Path
     assert uninstall(t).status == "removed" and t.path.read_text(encoding="utf-8") == "My own rule.\n"
 
 
-def test_budget_drops_lowest_priority_packs_first() -> None:
-    packs = load("cap-developer")
+def test_budget_shrinks_verbosity_then_drops_packs_that_are_not_required() -> None:
+    packs = load(None).packs
     full = render_block(packs, "standard", 10**6, profile=None, created=False)
-    assert full.dropped == [] and full.packs == [p.id for p in packs]
+    assert full.dropped == [] and full.shrunk == [] and full.packs == [p.id for p in packs]
     small = render_block(packs, "standard", 12_000, profile=None, created=False)
-    assert len(small.text.encode()) <= 12_000 and not small.over_budget
+    assert len(small.text.encode()) <= 12_000 and not small.cut
     assert small.packs[0] == "base" and small.packs == full.packs[: len(small.packs)]
     assert small.dropped == full.packs[len(small.packs) :]
-    tiny = render_block(packs, "full", 100, profile=None, created=False)
-    assert tiny.packs == ["base"] and tiny.over_budget  # base packs are always kept
+    # every pack went down to minimal before any was left out
+    assert {s.split()[0] for s in small.shrunk} == set(full.packs)
+    tiny = render_block(packs, "full", 2_000, profile=None, created=False)
+    assert tiny.cut and set(tiny.dropped) >= {"cap", "abap"}  # cut, and says so
+    assert len(tiny.text.encode()) <= 2_000 and tiny.text.endswith(END) and "Cut here" in tiny.text
+    with pytest.raises(SapDevsError, match="No room"):
+        render_block(packs, "full", 100, profile=None, created=False)
 
 
 def test_full_verbosity_adds_known_errors_table(home: Path, project: Path) -> None:
     t = one("gemini-cli", "project", home, project)
-    outcome = inject(t, load, "full", None)
+    inject(t, load, "full", "cap-developer")
     text = t.path.read_text(encoding="utf-8")
     assert "## Known SAP errors" in text and "| Error message | Cause | Fix |" in text
-    assert len(outcome.block.text.encode()) <= t.file.budget  # type: ignore[union-attr]
+    assert len(t.path.read_text(encoding="utf-8")) <= t.file.budget  # type: ignore[union-attr]
 
 
 def test_mismatched_markers_leave_the_file_alone(home: Path, project: Path) -> None:
@@ -166,12 +180,15 @@ def test_markers_inside_pack_content_are_neutralised_and_uninstall_removes_every
 ) -> None:
     t = one("claude-code", "project", home, project)
     t.path.write_text("# My rules\n\nKeep this.\n", encoding="utf-8")
-    outcome = inject(t, lambda _p: [_pack_with(HOSTILE)], "standard", None)
+    outcome = inject(t, lambda _p: Selection([_pack_with(HOSTILE)], frozenset({"evil"})), "standard", None)
     text = t.path.read_text(encoding="utf-8")
     assert outcome.status == "added"
     assert [line for line in text.splitlines() if line.strip() in (START, END)] == [START, END]
     assert "&lt;!-- sap-devs:end -->" in text and "after the fake end" in text
-    assert inject(t, lambda _p: [_pack_with(HOSTILE)], "standard", None).status == "unchanged"
+    assert (
+        inject(t, lambda _p: Selection([_pack_with(HOSTILE)], frozenset({"evil"})), "standard", None).status
+        == "unchanged"
+    )
     assert uninstall(t).status == "removed"
     assert t.path.read_text(encoding="utf-8") == "# My rules\n\nKeep this.\n"
 
@@ -190,3 +207,87 @@ def test_markers_the_user_broke_are_still_refused(home: Path, project: Path) -> 
     t.path.write_text(f"{START}\nmine\n{END}\n{END}\n", encoding="utf-8")
     with pytest.raises(SapDevsError, match="markers do not match"):
         uninstall(t)
+
+
+PROFILES = ["cap-developer", "abap-developer", "btp-developer", "fiori-developer", "integration-developer", None]
+
+
+def _own(profile: str | None) -> set[str]:
+    return set(load(profile).required)
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_the_default_block_is_lean_and_holds_the_profiles_packs(home: Path, project: Path, profile: str | None) -> None:
+    """Default (no --verbosity): rules, which tool to call when, the profile's packs at minimal; <= 3,000
+    tokens estimated as characters / 4."""
+    for client in ("claude-code", "codex", "gemini-cli", "windsurf", "cursor", "vscode", "continue"):
+        t = one(client, "project", home, project)
+        block = inject(t, load, None, profile).block
+        assert block is not None and not block.cut and not block.shrunk
+        assert len(block.text) / 4 <= 3_000, (client, profile, len(block.text))
+        assert _own(profile) <= set(block.packs)
+        assert "## Which sap-devs tool to call when" in block.text and "`get_known_errors`" in block.text
+        assert "verbosity=default" in block.text
+        assert status(t, load, None, None).state == "present"
+
+
+def test_the_budget_counts_the_users_text_against_the_clients_limit(home: Path, project: Path) -> None:
+    """19 KB of the user's own rules in AGENTS.md: Codex reads 32 KiB of the file, so the whole file
+    stays within it, end marker included, and the profile's packs are all there."""
+    t = one("codex", "project", home, project)
+    mine = "".join(f"- Team rule {n}: keep the naming conventions of module {n} consistent.\n" for n in range(300))
+    assert len(mine.encode()) > 19_000
+    t.path.write_text(mine, encoding="utf-8")
+    block = inject(t, load, "full", "abap-developer").block
+    raw = t.path.read_bytes()
+    assert len(raw) <= 32_768 and raw.rstrip().endswith(END.encode()) and raw.startswith(mine.encode())
+    assert block is not None and not block.cut and {"base", "abap", "btp", "cap"} <= set(block.packs)
+    assert block.shrunk and status(t, load, None, None).state == "present"
+    # Claude Code: 40,000 characters (not bytes) for CLAUDE.md, text outside the block included.
+    c = one("claude-code", "project", home, project)
+    c.path.write_text("Ünïcödé rule.\n" * 2_000, encoding="utf-8")
+    inject(c, load, "full", None)
+    assert len(c.path.read_text(encoding="utf-8")) <= 40_000 < len(c.path.read_bytes())
+
+
+def test_more_verbosity_never_gives_fewer_packs(home: Path, project: Path) -> None:
+    """Windsurf reads 12,000 characters: standard shrinks the packs to minimal before leaving any out."""
+    t = one("windsurf", "project", home, project)
+    for profile in ("abap-developer", "btp-developer", "fiori-developer"):
+        packs = {v: inject(t, load, v, profile).block.packs for v in ("minimal", "standard", "full")}  # type: ignore[union-attr]
+        assert set(packs["minimal"]) <= set(packs["standard"]) == set(packs["full"]), (profile, packs)
+        assert _own(profile) <= set(packs["full"])
+
+
+def test_a_block_that_cannot_fit_is_cut_and_status_says_so(home: Path, project: Path) -> None:
+    t = one("codex", "project", home, project)
+    mine = "x" * 80 + "\n"
+    t.path.write_text(mine * 380, encoding="utf-8")  # 30,780 bytes of the 32,768
+    block = inject(t, load, "minimal", "abap-developer").block
+    raw = t.path.read_bytes()
+    assert block is not None and block.cut and len(raw) <= 32_768 and raw.rstrip().endswith(END.encode())
+    row = status(t, load, None, None)
+    assert row.state == "cut" and "CUT" in row.detail
+    t.path.write_text(mine * 409, encoding="utf-8")  # no room left at all: the file is not touched
+    with pytest.raises(SapDevsError, match="No room"):
+        inject(t, load, "minimal", "abap-developer")
+    assert t.path.read_text(encoding="utf-8") == mine * 409
+
+
+def test_selection_keeps_base_and_the_profiles_packs() -> None:
+    packs = load(None).packs
+    sel = selection(packs, ["cap", "btp"])
+    assert [p.id for p in sel.packs] == [p.id for p in packs if p.id in ("base", "cap", "btp")]
+    assert sel.required == {"base", "cap", "btp"}
+    assert selection(packs, None).required == {"base"}
+
+
+def test_the_profile_is_detected_from_the_project(project: Path) -> None:
+    from sap_devs.integrations.inject import detect_profile
+
+    assert detect_profile(project) == (None, [])
+    (project / "package.json").write_text('{"dependencies": {"@sap/cds": "^9"}}', encoding="utf-8")
+    assert detect_profile(project)[0] == "cap-developer"
+    (project / "package.json").unlink()
+    (project / "mta.yaml").write_text("ID: x\n", encoding="utf-8")
+    assert detect_profile(project)[0] == "btp-developer"

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any
 
 import typer
 
@@ -24,7 +23,10 @@ def inject(
         "Default: the clients found on this machine.",
     ),
     verbosity: str | None = typer.Option(
-        None, "--verbosity", help="minimal, standard (default) or full (adds a table of known SAP errors)."
+        None,
+        "--verbosity",
+        help="minimal, standard or full (adds a table of known SAP errors). Default: a lean block of the rules, "
+        "which sap-devs tool to call when and the profile's packs at minimal (at most about 3,000 tokens).",
     ),
     uninstall: bool = typer.Option(
         False, "--uninstall", help="Remove the sap-devs block (and files sap-devs created)."
@@ -69,14 +71,13 @@ def inject(
     if not targets:
         raise fail(f"None of these clients has a {scope}-scope instruction file.", code=1)
 
-    cache: dict[str | None, list[Any]] = {}
-
-    def load(profile_id: str | None) -> list[Any]:
-        from sap_devs.knowledge.base import KnowledgeBase
-
-        if profile_id not in cache:
-            cache[profile_id] = KnowledgeBase.load(profile_id, cwd=root).packs
-        return cache[profile_id]
+    load = engine.loader(root)
+    if profile is None and scope == "project" and not uninstall and not show_status:
+        profile, types = engine.detect_profile(root)
+        if profile:
+            typer.echo(f"Profile {profile}, from the project ({', '.join(types)}); choose another with --profile.")
+        else:
+            typer.echo("No CAP, ABAP, UI5/Fiori or MTA project found here: profile all; choose one with --profile.")
 
     failed = 0
     for t in targets:
@@ -92,8 +93,8 @@ def inject(
                 if dry_run and outcome.diff:
                     typer.echo(outcome.diff, nl=False)
             else:
-                outcome = engine.inject(t, load, verbosity or "standard", profile, dry_run=dry_run)  # type: ignore[arg-type]
-                typer.echo(f"{label}: {outcome.status}{_pack_note(outcome.block)}")
+                outcome = engine.inject(t, load, verbosity, profile, dry_run=dry_run)  # type: ignore[arg-type]
+                typer.echo(f"{label}: {outcome.status} ({engine.describe(outcome.block)})")
                 if dry_run and outcome.diff:
                     typer.echo(outcome.diff, nl=False)
         except SapDevsError as exc:
@@ -101,14 +102,3 @@ def inject(
             typer.echo(f"sap-devs: {exc}", err=True)
     if failed:
         raise typer.Exit(1)
-
-
-def _pack_note(block: Any) -> str:
-    if block is None:
-        return ""
-    note = f" (packs: {', '.join(block.packs)}"
-    if block.dropped:
-        note += f"; left out to fit the client's size budget: {', '.join(block.dropped)}"
-    if block.over_budget:
-        note += "; still over the size budget, try --verbosity minimal"
-    return note + ")"

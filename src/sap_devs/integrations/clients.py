@@ -94,8 +94,9 @@ class McpConfig:
 class InstructionFile:
     scope: Scope
     path: PathSpec
-    budget: int  # bytes for the sap-devs block; the client truncates or ignores more
+    budget: int  # what the client reads of the whole file (user's text included); it truncates or ignores more
     front_matter: str = ""  # written only when sap-devs creates the file
+    unit: Literal["chars", "bytes"] = "chars"
 
 
 @dataclass(frozen=True)
@@ -197,8 +198,8 @@ CLIENTS: tuple[Client, ...] = (
         ),
         # Codex reads at most 32 KiB of AGENTS.md (project_doc_max_bytes).
         instructions=(
-            InstructionFile("project", "{project}/AGENTS.md", 32_768),
-            InstructionFile("user", "~/.codex/AGENTS.md", 32_768),
+            InstructionFile("project", "{project}/AGENTS.md", 32_768, unit="bytes"),
+            InstructionFile("user", "~/.codex/AGENTS.md", 32_768, unit="bytes"),
         ),
     ),
     Client(

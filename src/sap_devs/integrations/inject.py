@@ -28,13 +28,56 @@ _META = re.compile(r"<!-- sap-devs inject: profile=(\S+) verbosity=(\w+) packs=(
 
 # --- rendering ------------------------------------------------------------------------------------
 
+LEAN_CHARS = 12_000
+"""The default block's ceiling: about 3,000 tokens, estimated as characters / 4."""
+
+WORKFLOW = """## Which sap-devs tool to call when
+
+- An SAP error message, dump or failing command: `get_known_errors` with the message.
+- How a CAP, ABAP Cloud/RAP, SAP BTP, Fiori/UI5, SAP HANA Cloud or Integration Suite feature works, \
+its syntax or options: `search_docs`, then `read_doc` for the page (cite its URL).
+- Background, rules and current versions of a technology: `get_context` (a pack, verbosity standard or full).
+- Whether an ABAP object (table, BAPI, class) is released for ABAP Cloud and what replaces it: \
+`check_released_api`.
+- A project's setup (CAP, UI5, MTA, ABAP) or the installed tool versions: `check_project`, `check_tools`.
+- Step-by-step guides and working code: `search_tutorials`, `get_samples`.
+
+Call these instead of answering SAP specifics from memory; product behaviour and versions change often."""
+
+_LOWER: dict[str, Verbosity] = {"full": "standard", "standard": "minimal"}
+
+
+@dataclass(frozen=True)
+class Selection:
+    """The packs a block may hold, highest priority first, and those it must never drop."""
+
+    packs: list[Pack]
+    required: frozenset[str]
+
+
+def selection(packs: list[Pack], profile_packs: list[str] | None) -> Selection:
+    """With a profile: the base packs and the profile's own, all required. Without one (profile
+    ``all``): every pack, of which only the base packs are required."""
+    if profile_packs is None:
+        return Selection(list(packs), frozenset(p.id for p in packs if p.meta.base))
+    own = [p for p in packs if p.meta.base or p.id in profile_packs]
+    return Selection(own, frozenset(p.id for p in own))
+
 
 @dataclass(frozen=True)
 class Block:
     text: str  # from the start marker line to the end marker line, "\n" line ends, no final newline
     packs: list[str]
-    dropped: list[str]
-    over_budget: bool
+    dropped: list[str]  # packs left out to fit (never a required one)
+    shrunk: list[str]  # "pack: full -> minimal": verbosity lowered to fit
+    cut: bool  # even the required packs at minimal did not fit: the block ends early
+    size: int = 0  # the whole file, in the client's unit, once the block is in it
+    limit: int = 0
+    unit: str = "bytes"
+
+    @property
+    def over_budget(self) -> bool:
+        return self.cut
 
 
 def _cell(text: str) -> str:
@@ -53,43 +96,136 @@ def neutralise(text: str) -> str:
     return text.replace("<!-- sap-devs", "&lt;!-- sap-devs")
 
 
-def _compose(packs: list[Pack], verbosity: Verbosity, profile: str | None, created: bool) -> tuple[str, list[str]]:
-    bodies = [(p.id, neutralise(render_pack(p, verbosity))) for p in packs]
+_CUT_NOTE = "(Cut here to fit the client's size limit: call `get_context` for the rest.)"
+
+
+def _compose(
+    levels: list[tuple[Pack, Verbosity]],
+    table: list[str],
+    verbosity: Verbosity | None,
+    profile: str | None,
+    created: bool,
+    fit: str = "",
+) -> tuple[str, list[str]]:
+    bodies = [(p.id, neutralise(render_pack(p, level))) for p, level in levels]
     used = [pid for pid, body in bodies if body]
     meta = (
-        f"<!-- sap-devs inject: profile={profile or 'all'} verbosity={verbosity} packs={','.join(used)} "
-        f"created={'yes' if created else 'no'}. Generated block: edit outside the markers; "
-        "`sap-devs inject` replaces it and `sap-devs inject --uninstall` removes it. -->"
+        f"<!-- sap-devs inject: profile={profile or 'all'} verbosity={verbosity or 'default'} packs={','.join(used)} "
+        f"created={'yes' if created else 'no'}{f' fit={fit}' if fit else ''}. Generated block: edit outside the "
+        "markers; `sap-devs inject` replaces it and `sap-devs inject --uninstall` removes it. -->"
     )
     parts = [
         START,
         meta,
         "# SAP developer context (sap-devs)",
         "Follow these rules when working on SAP projects (CAP, ABAP Cloud, SAP BTP, Fiori/UI5 ...). "
-        "When the sap-devs MCP server is connected, prefer its tools (get_context, get_known_errors, "
-        "search_tutorials) over memory for details.",
+        "When the sap-devs MCP server is connected, prefer its tools over memory for details.",
+        WORKFLOW,
         *(body for _, body in bodies if body),
     ]
-    if verbosity == "full":
-        table = _known_errors([p for p in packs if p.id in used])
-        if table:
-            parts.append(neutralise(table))
+    if table:
+        errors = _known_errors([p for p, _ in levels if p.id in used and p.id in table])
+        if errors:
+            parts.append(neutralise(errors))
     return "\n\n".join(parts) + "\n\n" + END, used
 
 
-def render_block(packs: list[Pack], verbosity: Verbosity, budget: int, *, profile: str | None, created: bool) -> Block:
-    """Render the block, dropping the lowest-priority non-base packs (the end of ``packs``) until it fits
-    ``budget`` bytes. Base packs always stay, even when they alone exceed the budget."""
-    kept = list(packs)
+@dataclass(frozen=True)
+class Room:
+    """The client's limit and the size of the whole file once it holds a given block, in the client's
+    unit (characters or bytes): the user's text outside the markers counts against the same limit."""
+
+    limit: int
+    size: Callable[[str], int]
+    unit: str = "bytes"
+
+
+def render_block(
+    sel: Selection | list[Pack],
+    verbosity: Verbosity | None,
+    room: Room | int,
+    *,
+    profile: str | None,
+    created: bool,
+) -> Block:
+    """The block for ``sel``, fitted to the client's limit.
+
+    ``verbosity`` None is the lean default: the packs at minimal, and packs that are not required
+    only while the block stays within ``LEAN_CHARS`` (about 3,000 tokens). To fit the limit, the
+    known-errors table loses the rows of the lowest-priority packs first, then the lowest-priority packs lose verbosity one level at a
+    time down to minimal, then packs that are not required are left out, lowest priority first.
+    Required packs are never left out: if they do not fit at minimal, the block is cut after a
+    whole line and says so (``Block.cut``). An int ``room`` is a limit in bytes for the block alone."""
+    if isinstance(sel, list):
+        sel = selection(sel, None)
+    if isinstance(room, int):
+        room = Room(room, lambda text: len(text.encode("utf-8")))
+    start: Verbosity = verbosity or "minimal"
+    levels: list[tuple[Pack, Verbosity]] = [(p, start) for p in sel.packs]
+    table = [p.id for p in sel.packs] if verbosity == "full" else []  # packs whose known errors are listed
     dropped: list[str] = []
+    lowered: dict[str, Verbosity] = {}
     while True:
-        text, used = _compose(kept, verbosity, profile, created)
-        if len(text.encode("utf-8")) <= budget:
-            return Block(text, used, dropped, False)
-        removable = [i for i, p in enumerate(kept) if not p.meta.base]
-        if not removable:
-            return Block(text, used, dropped, True)
-        dropped.insert(0, kept.pop(removable[-1]).id)
+        text, used = _compose(levels, table, verbosity, profile, created)
+        if room.size(text) <= room.limit and (verbosity is not None or len(text) <= LEAN_CHARS):
+            break
+        if table:
+            table.pop()
+            continue
+        higher = [i for i, (_, level) in enumerate(levels) if level in _LOWER]
+        if higher:
+            pack, level = levels[higher[-1]]
+            levels[higher[-1]] = (pack, _LOWER[level])
+            lowered[pack.id] = _LOWER[level]
+            continue
+        optional = [i for i, (p, _) in enumerate(levels) if p.id not in sel.required]
+        if optional:
+            dropped.insert(0, levels.pop(optional[-1])[0].id)
+            continue
+        return _cut(levels, verbosity, profile, created, room, dropped, _shrunk(lowered, start))
+    if lowered or dropped:  # record it in the header line, for the reader of the file
+        text, used = _compose(levels, table, verbosity, profile, created, "shrunk")
+    return Block(text, used, dropped, _shrunk(lowered, start), False, room.size(text), room.limit, room.unit)
+
+
+def _shrunk(lowered: dict[str, Verbosity], start: Verbosity) -> list[str]:
+    return [f"{pid} {start} -> {level}" for pid, level in lowered.items()]
+
+
+def _cut(
+    levels: list[tuple[Pack, Verbosity]],
+    verbosity: Verbosity | None,
+    profile: str | None,
+    created: bool,
+    room: Room,
+    dropped: list[str],
+    shrunk: list[str],
+) -> Block:
+    """Required packs at minimal that still do not fit: keep whole lines from the top while they do."""
+    full, used = _compose(levels, [], verbosity, profile, created, "cut")
+    lines = full.split("\n")[:-1]  # without the end marker
+    tail = f"\n\n{_CUT_NOTE}\n\n{END}"
+
+    def text_of(count: int) -> str:
+        return "\n".join(lines[:count]).rstrip() + tail
+
+    low, high = 3, len(lines)  # the start marker, header line and blank line always stay
+    while low < high:  # the longest prefix that fits (sizes only grow with more lines)
+        middle = (low + high + 1) // 2
+        if room.size(text_of(middle)) <= room.limit:
+            low = middle
+        else:
+            high = middle - 1
+    text = text_of(low)
+    if room.size(text) > room.limit:
+        raise SapDevsError(
+            f"No room for the sap-devs block: the text outside the markers already takes {room.size('')} "
+            f"of the {room.limit} the client reads; sap-devs left the file unchanged.",
+            hint="Shorten your own text in the file, or inject into the other scope.",
+        )
+    kept = [p.id for p, _ in levels if p.id in used and f"\n## {p.meta.name}\n" in text]
+    left_out = [*dropped, *(pid for pid in used if pid not in kept)]
+    return Block(text, kept, left_out, shrunk, True, room.size(text), room.limit, room.unit)
 
 
 # --- finding the block ----------------------------------------------------------------------------
@@ -156,13 +292,15 @@ def _written_by_us(
     return starts[0], ends[-1]
 
 
-def _meta(block: str) -> tuple[str | None, str | None, bool]:
-    """(profile, verbosity, created) recorded in an existing block."""
+def _meta(block: str) -> tuple[str | None, Verbosity | None, bool]:
+    """(profile, verbosity, created) recorded in an existing block; verbosity None is the lean default."""
     match = _META.search(block)
     if not match:
         return None, None, False
     profile = None if match.group(1) == "all" else match.group(1)
-    return profile, match.group(2), match.group(4) == "yes"
+    level = match.group(2)
+    verbosity: Verbosity | None = level if level in ("minimal", "standard", "full") else None  # type: ignore[assignment]
+    return profile, verbosity, match.group(4) == "yes"
 
 
 # --- operations -----------------------------------------------------------------------------------
@@ -203,33 +341,86 @@ class Outcome:
     backup: Path | None = None
 
 
-PackLoader = Callable[[str | None], list[Pack]]
+PackLoader = Callable[[str | None], Selection]
 
 
 def _newline(text: str) -> str:
     return "\r\n" if "\r\n" in text else "\n"
 
 
+def _assembler(t: InjectTarget, old: str | None, found: Found | None) -> Callable[[str], str]:
+    """How the file reads with a given block in it: the user's text outside the markers is kept."""
+    if old is None:
+        front = f"{t.file.front_matter}\n" if t.file.front_matter else ""
+        return lambda block: front + block + "\n"
+    nl = _newline(old)
+    if found is not None:
+        before, after = old[: found.start], old[found.end :]
+        return lambda block: before + block.replace("\n", nl) + nl + after
+    head = old if not old or old.endswith("\n") else old + nl
+    gap = nl if head.strip() else ""
+    return lambda block: head + gap + block.replace("\n", nl) + nl
+
+
+def room(t: InjectTarget, assemble: Callable[[str], str]) -> Room:
+    if t.file.unit == "bytes":
+        return Room(t.file.budget, lambda block: len(assemble(block).encode("utf-8")), "bytes")
+    return Room(t.file.budget, lambda block: len(assemble(block)), "characters")
+
+
+def loader(cwd: Path | None = None) -> PackLoader:
+    """Packs per profile from the knowledge base (bundled, user and trusted project layers), cached."""
+    from sap_devs.knowledge.base import KnowledgeBase
+
+    cache: dict[str | None, Selection] = {}
+
+    def load(profile: str | None) -> Selection:
+        if profile not in cache:
+            kb = KnowledgeBase.load(profile, cwd=cwd)
+            own = [p.id for p in kb.profile.packs] if kb.profile is not None else None
+            cache[profile] = selection(kb.packs, own)
+        return cache[profile]
+
+    return load
+
+
+_PROFILE_BY_TYPE = (
+    ("CAP", "cap-developer"),
+    ("ABAP", "abap-developer"),
+    ("SAPUI5 / Fiori", "fiori-developer"),
+    ("MTA", "btp-developer"),
+    ("Kyma / Helm", "btp-developer"),
+    ("App router", "btp-developer"),
+)
+
+
+def detect_profile(project: Path) -> tuple[str | None, list[str]]:
+    """The profile for a project, from what check_project detects (CAP, ABAP, UI5/Fiori, MTA ...),
+    and the project types it saw; None when nothing SAP-specific was found."""
+    from sap_devs.doctor.project import detect
+
+    try:
+        types = detect(project)[0].types
+    except (OSError, ValueError):
+        return None, []
+    for prefix, profile in _PROFILE_BY_TYPE:
+        if any(kind.startswith(prefix) for kind in types):
+            return profile, types
+    return None, types
+
+
 def inject(
-    t: InjectTarget, load: PackLoader, verbosity: Verbosity, profile: str | None, *, dry_run: bool = False
+    t: InjectTarget, load: PackLoader, verbosity: Verbosity | None, profile: str | None, *, dry_run: bool = False
 ) -> Outcome:
+    """Write the block; ``verbosity`` None is the lean default (see ``render_block``)."""
     old = read_text(t.path)
     found = find_block(t.path, old) if old is not None else None
     created = old is None or (found is not None and _meta(found.text)[2])
-    block = render_block(load(profile), verbosity, t.file.budget, profile=profile, created=created)
-    if old is None:
-        front = f"{t.file.front_matter}\n" if t.file.front_matter else ""
-        new = front + block.text + "\n"
-    else:
-        nl = _newline(old)
-        body = block.text.replace("\n", nl) + nl
-        if found is not None:
-            if found.text == block.text:
-                return Outcome(t, "unchanged", block=block)
-            new = old[: found.start] + body + old[found.end :]
-        else:
-            head = old if not old or old.endswith("\n") else old + nl
-            new = head + (nl if head.strip() else "") + body
+    assemble = _assembler(t, old, found)
+    block = render_block(load(profile), verbosity, room(t, assemble), profile=profile, created=created)
+    if found is not None and found.text == block.text:
+        return Outcome(t, "unchanged", block=block)
+    new = assemble(block.text)
     diff = unified_diff(t.path, old, new)
     status = "created" if old is None else ("updated" if found is not None else "added")
     if dry_run:
@@ -286,8 +477,25 @@ def status(t: InjectTarget, load: PackLoader, verbosity: Verbosity | None, profi
         return StatusRow(t, "absent")
     rec_profile, rec_verbosity, created = _meta(found.text)
     use_profile = profile if profile is not None else rec_profile
-    use_verbosity: Verbosity = verbosity or rec_verbosity or "standard"  # type: ignore[assignment]
-    block = render_block(load(use_profile), use_verbosity, t.file.budget, profile=use_profile, created=created)
+    use_verbosity = verbosity or rec_verbosity
+    try:
+        block = render_block(
+            load(use_profile), use_verbosity, room(t, _assembler(t, old, found)), profile=use_profile, created=created
+        )
+    except SapDevsError as exc:
+        return StatusRow(t, "stale", exc.message)
     if block.text == found.text:
-        return StatusRow(t, "present", f"packs: {', '.join(block.packs)}")
+        return StatusRow(t, "cut" if block.cut else "present", describe(block))
     return StatusRow(t, "stale", "differs from what `sap-devs inject` would write now")
+
+
+def describe(block: Block) -> str:
+    """The packs in a block, and what was shrunk, left out or cut to fit the client's limit."""
+    note = f"packs: {', '.join(block.packs)}; file {block.size:,} of {block.limit:,} {block.unit} the client reads"
+    if block.shrunk:
+        note += f"; verbosity lowered to fit: {', '.join(block.shrunk)}"
+    if block.dropped:
+        note += f"; left out to fit: {', '.join(block.dropped)}"
+    if block.cut:
+        note += "; CUT: the required packs do not fit at minimal, the block ends early"
+    return note
