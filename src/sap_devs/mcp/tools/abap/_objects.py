@@ -12,11 +12,11 @@ from sap_devs.mcp.tools.abap._shared import Kind, name_field
 
 class ObjectRef(BaseModel):
     name: str = name_field("Object name", "ZCL_SALES_ORDER")
-    kind: Kind = Field(description="Object kind.")
+    kind: Kind
 
 
 def objects_field(what: str) -> Any:
-    return Field(None, min_length=1, max_length=50, description=f"Objects to {what} (or give package).")
+    return Field(None, min_length=1, max_length=50, description=f"Objects to {what}.")
 
 
 def package_field(what: str) -> Any:
@@ -25,7 +25,7 @@ def package_field(what: str) -> Any:
         min_length=1,
         max_length=30,
         pattern=r"^[A-Za-z0-9_/$]+$",
-        description=f"Package whose objects to {what}, sub-packages included (instead of objects).",
+        description=f"Or a package to {what}, with sub-packages.",
     )
 
 

@@ -17,9 +17,9 @@ class Input(ToolInput):
         min_length=1,
         max_length=30,
         pattern=r"^[A-Za-z0-9_/]+$",
-        description="ATC check variant; omit for the system's default variant.",
+        description="Default: the system's ATC variant.",
     )
-    max_priority: int = Field(3, ge=1, le=4, description="Return findings up to this priority (1 = most severe).")
+    max_priority: int = Field(3, ge=1, le=4, description="Lowest priority to return.")
     limit: int = limit_field(LIST_LIMIT, "findings")
 
 

@@ -16,15 +16,15 @@ MAX_ALERT_TEXT = 500
 class Input(ToolInput):
     objects: list[ObjectRef] | None = objects_field("test")
     package: str | None = package_field("test")
-    with_coverage: bool = Field(False, description="Also measure statement, branch and procedure coverage.")
+    with_coverage: bool = Field(False, description="Also measure coverage.")
     risk_levels: list[Literal["harmless", "dangerous", "critical"]] = Field(
         ["harmless"],
         min_length=1,
         max_length=3,
-        description="Test risk levels to run; dangerous and critical tests may change data and need --allow-writes.",
+        description="dangerous and critical need --allow-writes.",
     )
     durations: list[Literal["short", "medium", "long"]] = Field(
-        ["short", "medium", "long"], min_length=1, max_length=3, description="Test durations to run."
+        ["short", "medium", "long"], min_length=1, max_length=3, description="Test durations."
     )
 
 
