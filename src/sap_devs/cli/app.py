@@ -6,7 +6,7 @@ import sys
 
 import typer
 
-from sap_devs.cli import abap_cmd, content_cmd, inject_cmd, mcp_cmd, sync_cmd, tools_cmd, trust_cmd
+from sap_devs.cli import abap_cmd, content_cmd, inject_cmd, keys_cmd, mcp_cmd, sync_cmd, tools_cmd, trust_cmd
 
 app = typer.Typer(
     name="sap-devs",
@@ -19,6 +19,7 @@ app.add_typer(mcp_cmd.app, name="mcp")
 app.add_typer(tools_cmd.app, name="tools")
 app.add_typer(abap_cmd.app, name="abap")
 app.add_typer(content_cmd.app, name="content")
+app.add_typer(keys_cmd.app, name="keys")
 app.command("sync")(sync_cmd.sync)
 app.command("inject")(inject_cmd.inject)
 app.command("trust")(trust_cmd.trust)

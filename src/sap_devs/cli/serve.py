@@ -87,6 +87,8 @@ def run_server(
 def fast_path(argv: list[str]) -> int | None:
     """Handle ``mcp serve [--profile ID] [--environment ENV] [--tools MODE] [--pin NAMES]`` without typer;
     None when not applicable (help, unknown options), so typer answers those."""
+    if argv[:2] == ["mcp", "serve"] and any(a == "--transport" or a.startswith("--transport=") for a in argv[2:]):
+        return http_path(argv[2:])
     if argv[:2] != ["mcp", "serve"] or any(a in ("-h", "--help") for a in argv[2:]):
         return None
     parser = argparse.ArgumentParser(prog="sap-devs mcp serve", add_help=False)
@@ -100,3 +102,150 @@ def fast_path(argv: list[str]) -> int | None:
     if unknown:
         return None  # let typer report the unknown option with its usual message
     return run_server(args.profile, args.environment, args.tools_mode, args.pin, args.allow_writes, args.system)
+
+
+def _env_int(name: str, default: int, *fallbacks: str) -> int:
+    for var in (name, *fallbacks):
+        raw = os.environ.get(var, "").strip()
+        if raw:
+            try:
+                return int(raw)
+            except ValueError:
+                print(f"sap-devs: {var}={raw[:20]!r} is not a number; using {default}.", file=sys.stderr)
+                return default
+    return default
+
+
+def _csv(value: str | None) -> list[str]:
+    return [v.strip() for v in (value or "").split(",") if v.strip()]
+
+
+def http_parser() -> argparse.ArgumentParser:
+    env = os.environ.get
+    p = argparse.ArgumentParser(
+        prog="sap-devs mcp serve --transport http",
+        description="Serve the sap-devs knowledge tools over Streamable HTTP (stateless, both protocol eras) at "
+        "/mcp. Binding to anything but loopback needs authentication: API keys (sap-devs keys create) and/or "
+        "OIDC bearer tokens.",
+    )
+    p.add_argument("--transport", choices=["stdio", "http"], required=True)
+    p.add_argument("--host", default=env("SAP_DEVS_HTTP_HOST", "127.0.0.1"), help="Address to bind (127.0.0.1).")
+    p.add_argument(
+        "--port", type=int, default=_env_int("SAP_DEVS_HTTP_PORT", 8080, "PORT"), help="Port (8080; $PORT on CF)."
+    )
+    p.add_argument("--profile", "-p", default=env("SAP_DEVS_PROFILE"))
+    p.add_argument("--environment", default=None)
+    p.add_argument("--tools", dest="tools_mode", default=env("SAP_DEVS_TOOLS", "auto"))
+    p.add_argument("--pin", default=env("SAP_DEVS_PINNED_TOOLS"))
+    p.add_argument(
+        "--api-keys",
+        default=env("SAP_DEVS_API_KEYS_FILE"),
+        help="API key file (from `sap-devs keys create`); default: the user's key file when it holds keys.",
+    )
+    p.add_argument("--no-api-keys", action="store_true", help="Do not accept API keys (OIDC only).")
+    p.add_argument("--oidc-issuer", default=env("SAP_DEVS_OIDC_ISSUER"), help="Issuer URL of the OIDC provider.")
+    p.add_argument(
+        "--oidc-audience", default=env("SAP_DEVS_OIDC_AUDIENCE"), help="Accepted audience(s), comma-separated."
+    )
+    p.add_argument("--oidc-jwks-url", default=env("SAP_DEVS_OIDC_JWKS_URL"), help="JWKS URL (default: discovered).")
+    p.add_argument("--oidc-scopes", default=env("SAP_DEVS_OIDC_SCOPES"), help="Required scopes, comma-separated.")
+    p.add_argument(
+        "--public-url", default=env("SAP_DEVS_PUBLIC_URL"), help="Public base URL, e.g. https://mcp.example.com."
+    )
+    p.add_argument(
+        "--allowed-hosts", default=env("SAP_DEVS_ALLOWED_HOSTS"), help="Accepted Host headers (host:port, host:*)."
+    )
+    p.add_argument("--allowed-origins", default=env("SAP_DEVS_ALLOWED_ORIGINS"), help="Accepted browser Origins.")
+    p.add_argument(
+        "--max-body", type=int, default=_env_int("SAP_DEVS_HTTP_MAX_BODY", 1024 * 1024), help="Bytes (1 MiB)."
+    )
+    p.add_argument(
+        "--max-concurrent", type=int, default=_env_int("SAP_DEVS_HTTP_MAX_CONCURRENT", 8), help="Per identity (8)."
+    )
+    return p
+
+
+def http_settings(args: argparse.Namespace) -> object:
+    """HttpSettings from the parsed options; SapDevsError says what is wrong."""
+    from sap_devs.http.app import HttpSettings
+    from sap_devs.http.keys import default_path, read_entries
+    from sap_devs.http.oidc import OidcSettings
+
+    keys: Path | None = None
+    if not args.no_api_keys:
+        if args.api_keys:
+            keys = Path(args.api_keys).expanduser()
+            read_entries(keys)  # a malformed file fails now, with its name
+        elif read_entries(default_path()):
+            keys = default_path()
+    oidc = None
+    if args.oidc_issuer:
+        oidc = OidcSettings(
+            issuer=args.oidc_issuer,
+            audience=_csv(args.oidc_audience),
+            jwks_url=args.oidc_jwks_url or None,
+            required_scopes=_csv(args.oidc_scopes),
+        )
+    settings = HttpSettings(
+        host=args.host,
+        port=args.port,
+        api_keys=keys,
+        oidc=oidc,
+        public_url=args.public_url or None,
+        allowed_hosts=_csv(args.allowed_hosts),
+        allowed_origins=_csv(args.allowed_origins),
+        max_body=args.max_body,
+        max_concurrent=args.max_concurrent,
+    )
+    settings.check()
+    return settings
+
+
+def http_path(argv: list[str]) -> int:
+    """``sap-devs mcp serve --transport http ...`` (``--transport stdio`` is the usual stdio server)."""
+    args, unknown = http_parser().parse_known_args(argv)
+    if args.transport == "stdio":
+        rest = [a for a in argv if a != "--transport" and not a.startswith("--transport=") and a != "stdio"]
+        code = fast_path(["mcp", "serve", *rest])
+        if code is None:
+            print("sap-devs: unknown option for the stdio transport; see `sap-devs mcp serve --help`.", file=sys.stderr)
+            return 2
+        return code
+    if unknown:
+        print(f"sap-devs: unknown option(s) for --transport http: {' '.join(unknown)[:200]}", file=sys.stderr)
+        return 2
+    from sap_devs.core.log import setup_logging
+
+    setup_logging()
+    from sap_devs.core.errors import SapDevsError
+    from sap_devs.knowledge.layer_paths import available_profiles, default_layers
+    from sap_devs.mcp.registry import DEFAULT_PINNED
+    from sap_devs.mcp.server import build_server
+
+    try:
+        from sap_devs.http.run import open_http_session, serve_http
+
+        settings = http_settings(args)
+        cwd = Path(os.getcwd())
+        if args.profile not in (None, "", "all"):
+            known = available_profiles(default_layers(cwd))
+            if args.profile not in known:
+                raise SapDevsError(f"Unknown profile {args.profile!r}.", hint=f"Choose one of: {', '.join(known)}.")
+        registry, ctx = open_http_session(args.profile, args.environment, cwd)
+        pins = [p.strip() for p in (args.pin or ",".join(DEFAULT_PINNED)).split(",") if p.strip()]
+        unknown_pins = [p for p in pins if p not in registry]
+        if unknown_pins:
+            raise SapDevsError(
+                f"Cannot pin unknown tool(s): {', '.join(unknown_pins)}.", hint="Check `sap-devs tools list`."
+            )
+        server = build_server(registry, ctx, mode=args.tools_mode, pinned=pins)
+        mode = registry.resolve_mode(args.tools_mode)
+        with contextlib.suppress(KeyboardInterrupt):
+            return serve_http(server, ctx, settings, banner=f", {mode} mode, {len(registry.operations())} operations")  # type: ignore[arg-type]
+    except SapDevsError as exc:
+        print(f"sap-devs: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:  # the port is taken, the address is not ours ...
+        print(f"sap-devs: cannot serve on {args.host}:{args.port}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    return 0

@@ -1,0 +1,309 @@
+"""The ASGI application: the SDK's stateless Streamable HTTP transport at /mcp, behind the guards.
+
+Outermost first: Host/Origin validation (DNS rebinding), bearer authentication (API keys and OIDC
+tokens through the SDK's ``BearerAuthBackend``), the SDK's ``RequireAuthMiddleware`` (401 with
+``WWW-Authenticate``), a per-identity concurrency limit (429), then the SDK's session manager in
+stateless mode, which bounds the request body (413) and serves both protocol eras.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import threading
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from mcp.server.auth.middleware.auth_context import AuthContextMiddleware
+from mcp.server.auth.middleware.bearer_auth import (
+    AuthenticatedUser,
+    BearerAuthBackend,
+    RequireAuthMiddleware,
+)
+from mcp.server.auth.provider import AccessToken, principal_components
+from mcp.server.auth.routes import build_resource_metadata_url, create_protected_resource_routes
+from mcp.server.streamable_http_manager import StreamableHTTPASGIApp, StreamableHTTPSessionManager
+from pydantic import AnyHttpUrl
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.authentication import AuthenticationMiddleware
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute, Route
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from sap_devs.core.errors import SapDevsError
+from sap_devs.http.keys import KeyStore, looks_like_key
+from sap_devs.http.oidc import OidcSettings, OidcVerifier
+
+log = logging.getLogger(__name__)
+
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
+DEFAULT_MAX_BODY = 1024 * 1024
+DEFAULT_MAX_CONCURRENT = 8
+OPEN_PATHS = ("/healthz", "/readyz")
+
+
+def is_loopback(host: str) -> bool:
+    return host.strip("[]") in LOOPBACK_HOSTS
+
+
+@dataclass
+class HttpSettings:
+    host: str = "127.0.0.1"
+    port: int = 8080
+    path: str = "/mcp"
+    api_keys: Path | None = None
+    oidc: OidcSettings | None = None
+    public_url: str | None = None
+    """Where clients reach the server (``https://mcp.example.com``): the resource in the metadata."""
+    allowed_hosts: list[str] = field(default_factory=list)
+    allowed_origins: list[str] = field(default_factory=list)
+    max_body: int = DEFAULT_MAX_BODY
+    max_concurrent: int = DEFAULT_MAX_CONCURRENT
+    json_response: bool = True
+
+    @property
+    def authenticated(self) -> bool:
+        return self.api_keys is not None or self.oidc is not None
+
+    def check(self) -> None:
+        if not self.authenticated and not is_loopback(self.host):
+            raise SapDevsError(
+                f"Refusing to serve on {self.host} without authentication.",
+                hint="Create an API key (`sap-devs keys create NAME`) or configure OIDC (--oidc-issuer, "
+                "--oidc-audience), or bind to 127.0.0.1.",
+            )
+        if self.max_body <= 0 or self.max_concurrent <= 0:
+            raise SapDevsError("--max-body and --max-concurrent must be positive.")
+        if self.public_url is not None:
+            parts = urlsplit(self.public_url)
+            if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment:
+                raise SapDevsError(
+                    f"--public-url must be an http(s) URL such as https://mcp.example.com (got {self.public_url[:200]!r})."
+                )
+
+    def resource_url(self) -> str:
+        base = self.public_url or f"http://{_netloc(self.host, self.port)}"
+        return base.rstrip("/") + self.path
+
+    def host_patterns(self) -> list[str]:
+        hosts = list(self.allowed_hosts)
+        if is_loopback(self.host):
+            hosts += ["127.0.0.1", "localhost", "[::1]", "127.0.0.1:*", "localhost:*", "[::1]:*"]
+        if self.public_url:
+            hosts.append(urlsplit(self.public_url).netloc)
+        return hosts
+
+    def origin_patterns(self) -> list[str]:
+        origins = list(self.allowed_origins)
+        if is_loopback(self.host):
+            origins += ["http://127.0.0.1:*", "http://localhost:*", "http://[::1]:*"]
+        if self.public_url:
+            parts = urlsplit(self.public_url)
+            origins.append(f"{parts.scheme}://{parts.netloc}")
+        return origins
+
+
+def _netloc(host: str, port: int) -> str:
+    return f"[{host}]:{port}" if ":" in host and not host.startswith("[") else f"{host}:{port}"
+
+
+def _matches(value: str, patterns: list[str]) -> bool:
+    value = value.lower()
+    for pattern in patterns:
+        pattern = pattern.lower()
+        if value == pattern or (
+            pattern.endswith(":*") and value.startswith(pattern[:-1]) and value[len(pattern) - 1 :].isdigit()
+        ):
+            return True
+    return False
+
+
+def _plain(status: int, message: str, headers: dict[str, str] | None = None) -> Response:
+    return JSONResponse({"error": message}, status_code=status, headers=headers)
+
+
+class HostOriginGuard:
+    """Refuses requests whose Host (421) or Origin (403) is not this server's: a web page that
+    rebinds its own DNS name to 127.0.0.1, or any other site a browser visits, cannot reach /mcp.
+    Requests without an Origin (command-line agents) pass; health endpoints are not checked."""
+
+    def __init__(self, app: ASGIApp, hosts: list[str], origins: list[str]) -> None:
+        self.app, self.hosts, self.origins = app, hosts, origins
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope["path"] not in OPEN_PATHS:
+            headers = {k: v for k, v in scope["headers"] if k in (b"host", b"origin")}
+            host = headers.get(b"host", b"").decode("latin-1")
+            if self.hosts and not _matches(host, self.hosts):
+                log.warning("refused a request for host %r", host[:100])
+                await _plain(421, "Invalid Host header")(scope, receive, send)
+                return
+            origin = headers.get(b"origin")
+            if origin is not None and not _matches(origin.decode("latin-1"), self.origins):
+                log.warning("refused a request from origin %r", origin.decode("latin-1")[:100])
+                await _plain(403, "Invalid Origin header")(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
+class CompositeVerifier:
+    """The SDK's TokenVerifier over both credentials: ``sdk_...`` API keys, otherwise OIDC JWTs."""
+
+    def __init__(self, keys: KeyStore | None, oidc: OidcVerifier | None, key_scopes: list[str]) -> None:
+        self.keys, self.oidc, self.key_scopes = keys, oidc, key_scopes
+
+    async def verify_token(self, token: str) -> AccessToken | None:
+        if looks_like_key(token):
+            entry = self.keys.verify(token) if self.keys is not None else None
+            if entry is None:
+                return None
+            return AccessToken(
+                token="",  # the key itself is not kept on the request
+                client_id=f"key:{entry.id}",
+                scopes=list(self.key_scopes),
+                subject=entry.name,
+                claims={"iss": "sap-devs-api-key", "auth": "api_key"},
+            )
+        if self.oidc is not None:
+            return await self.oidc.verify_token(token)
+        return None
+
+
+class ChallengingRequireAuth(RequireAuthMiddleware):
+    """The SDK's RequireAuthMiddleware; its 401 also names the scopes to ask for (MCP authorization)."""
+
+    def __init__(self, app: Any, required_scopes: list[str], resource_metadata_url: AnyHttpUrl | None) -> None:
+        super().__init__(app, required_scopes, resource_metadata_url)
+
+    async def _send_auth_error(self, send: Send, status_code: int, error: str, description: str) -> None:
+        parts = [f'error="{error}"', f'error_description="{description}"']
+        if self.resource_metadata_url:
+            parts.append(f'resource_metadata="{self.resource_metadata_url}"')
+        if self.required_scopes:
+            parts.append(f'scope="{" ".join(self.required_scopes)}"')
+        body = json.dumps({"error": error, "error_description": description}).encode()
+        await send(
+            {
+                "type": "http.response.start",
+                "status": status_code,
+                "headers": [
+                    (b"content-type", b"application/json"),
+                    (b"content-length", str(len(body)).encode()),
+                    (b"www-authenticate", ("Bearer " + ", ".join(parts)).encode()),
+                ],
+            }
+        )
+        await send({"type": "http.response.body", "body": body})
+
+
+def identity(scope: Scope) -> str:
+    """Who is asking: the credential's principal, or the client address without authentication."""
+    user = scope.get("user")
+    if isinstance(user, AuthenticatedUser):
+        client_id, issuer, subject = principal_components(user.access_token)
+        return f"{issuer or ''}|{client_id}|{subject or ''}"
+    client = scope.get("client")
+    return f"addr|{client[0] if client else '?'}"
+
+
+class ConcurrencyLimit:
+    """At most ``limit`` requests in flight per identity; more get 429 with Retry-After."""
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app, self.limit = app, limit
+        self.active: dict[str, int] = {}
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        who = identity(scope)
+        if self.active.get(who, 0) >= self.limit:
+            await _plain(429, f"Too many concurrent requests (limit {self.limit}).", {"Retry-After": "1"})(
+                scope, receive, send
+            )
+            return
+        self.active[who] = self.active.get(who, 0) + 1
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            left = self.active[who] - 1
+            if left:
+                self.active[who] = left
+            else:
+                del self.active[who]
+
+
+def build_app(server: Any, settings: HttpSettings, *, ctx: Any = None) -> Starlette:
+    """The Starlette app serving ``server`` (from ``build_server``) as configured by ``settings``."""
+    settings.check()
+    manager = StreamableHTTPSessionManager(
+        app=server,
+        stateless=True,
+        json_response=settings.json_response,
+        security_settings=None,  # Host and Origin are checked by HostOriginGuard, for every route
+        max_request_body_size=settings.max_body,
+    )
+    mcp_app: ASGIApp = ConcurrencyLimit(StreamableHTTPASGIApp(manager), settings.max_concurrent)
+    keys = KeyStore(settings.api_keys) if settings.api_keys is not None else None
+    oidc = OidcVerifier(settings.oidc) if settings.oidc is not None else None
+    required = list(settings.oidc.required_scopes) if settings.oidc is not None else []
+    routes: list[BaseRoute] = []
+    middleware = [Middleware(HostOriginGuard, hosts=settings.host_patterns(), origins=settings.origin_patterns())]
+    if settings.authenticated:
+        resource = AnyHttpUrl(settings.resource_url())
+        metadata_url = build_resource_metadata_url(resource) if oidc is not None else None
+        mcp_app = ChallengingRequireAuth(mcp_app, required, metadata_url)
+        middleware += [
+            Middleware(AuthenticationMiddleware, backend=BearerAuthBackend(CompositeVerifier(keys, oidc, required))),
+            Middleware(AuthContextMiddleware),
+        ]
+        if settings.oidc is not None:
+            metadata_routes = create_protected_resource_routes(
+                resource_url=resource,
+                authorization_servers=[AnyHttpUrl(settings.oidc.issuer)],
+                scopes_supported=required or None,
+                resource_name="sap-devs: SAP developer knowledge",
+            )
+            routes += metadata_routes
+            root = "/.well-known/oauth-protected-resource"
+            if all(getattr(r, "path", None) != root for r in metadata_routes):  # also at the root, for clients
+                routes.append(Route(root, endpoint=metadata_routes[0].endpoint, methods=["GET", "OPTIONS"]))  # type: ignore[attr-defined]
+    state = {"ready": False}
+
+    async def healthz(_request: Request) -> Response:
+        return JSONResponse({"status": "ok"})
+
+    async def readyz(_request: Request) -> Response:
+        return JSONResponse({"ready": state["ready"]}, status_code=200 if state["ready"] else 503)
+
+    routes += [
+        Route(settings.path, endpoint=mcp_app),
+        Route("/healthz", endpoint=healthz, methods=["GET"]),
+        Route("/readyz", endpoint=readyz, methods=["GET"]),
+    ]
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_app: Starlette) -> AsyncIterator[None]:
+        if oidc is not None:
+            await oidc.start()
+        async with manager.run():
+            # Packs and indexes load beside the server, so /healthz answers while they do.
+            threading.Thread(target=_warm, name="sap-devs-warm-up", daemon=True).start()
+            yield
+            state["ready"] = False
+
+    def _warm() -> None:
+        if ctx is not None:
+            from sap_devs.mcp.server import warm_up
+
+            warm_up(ctx)
+        state["ready"] = True
+
+    return Starlette(routes=routes, middleware=middleware, lifespan=lifespan)

@@ -1,0 +1,206 @@
+"""API keys for the HTTP server: created once, shown once, stored only as hashes.
+
+A key reads ``sdk_<id>_<secret>``: the id (public, 8 hex digits) finds the entry, the secret
+(256 random bits) proves possession. The file keeps the SHA-256 of the whole key: keys carry as
+much entropy as a hash, so a slow password hash would add nothing but latency on every request.
+The file is written atomically with mode 0600 and may also be mounted from a Kubernetes secret or
+a Cloud Foundry service (read-only); the server notices changes, so a revoked key stops working
+without a restart.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import hmac
+import json
+import os
+import re
+import secrets
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from sap_devs.core.errors import SapDevsError
+
+PREFIX = "sdk_"
+_KEY_RE = re.compile(r"^sdk_([0-9a-f]{8})_([A-Za-z0-9_-]{43})$")
+_NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 ._@-]{0,63}$")
+MAX_FILE_BYTES = 1024 * 1024
+RELOAD_INTERVAL = 1.0
+
+
+def default_path() -> Path:
+    override = os.environ.get("SAP_DEVS_API_KEYS_FILE")
+    if override:
+        return Path(override).expanduser()
+    from sap_devs.core.paths import config_dir
+
+    return config_dir() / "api-keys.json"
+
+
+@dataclass(frozen=True)
+class KeyEntry:
+    id: str
+    name: str
+    hash: str
+    created: str
+
+    def public(self) -> dict[str, str]:
+        return {"id": self.id, "name": self.name, "created": self.created}
+
+
+def _digest(key: str) -> str:
+    return "sha256:" + hashlib.sha256(key.encode("utf-8")).hexdigest()
+
+
+def read_entries(path: Path) -> list[KeyEntry]:
+    """The keys in ``path`` (none when it does not exist); a malformed file is a one-line error."""
+    try:
+        if path.stat().st_size > MAX_FILE_BYTES:
+            raise SapDevsError(f"API key file {path} is larger than {MAX_FILE_BYTES} bytes.")
+        raw = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return []
+    except OSError as exc:
+        raise SapDevsError(f"Cannot read the API key file {path}: {exc.strerror or exc}.") from None
+    try:
+        data = json.loads(raw)
+        entries = [
+            KeyEntry(str(k["id"]), str(k["name"]), str(k["hash"]), str(k.get("created", ""))) for k in data["keys"]
+        ]
+    except (ValueError, KeyError, TypeError):
+        raise SapDevsError(
+            f"API key file {path} is not a sap-devs key file.", hint="Create keys with `sap-devs keys create NAME`."
+        ) from None
+    return entries
+
+
+def _write_entries(path: Path, entries: list[KeyEntry]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    body = json.dumps({"version": 1, "keys": [e.__dict__ for e in entries]}, indent=2, ensure_ascii=False).encode(
+        "utf-8"
+    )
+    fd, tmp = tempfile.mkstemp(prefix=".api-keys.", suffix=".tmp", dir=path.parent)
+    try:
+        os.fchmod(fd, 0o600)
+        with os.fdopen(fd, "wb") as out:
+            out.write(body + b"\n")
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+@contextlib.contextmanager
+def _locked(path: Path) -> Iterator[None]:
+    """Serialise read-modify-write of the key file between concurrent ``sap-devs keys`` runs."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path.with_name(path.name + ".lock"), os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        try:
+            import fcntl
+        except ImportError:  # Windows: no advisory locks; the write itself stays atomic
+            yield
+            return
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)
+
+
+def create_key(path: Path, name: str) -> tuple[str, KeyEntry]:
+    """Add a key named ``name``; returns the key itself (to show once) and its stored entry."""
+    if not _NAME_RE.match(name):
+        raise SapDevsError(
+            f"Invalid key name {name[:64]!r}.", hint="Use 1-64 letters, digits, spaces or . _ @ - (e.g. 'ci-bot')."
+        )
+    with _locked(path):
+        return _create_locked(path, name)
+
+
+def _create_locked(path: Path, name: str) -> tuple[str, KeyEntry]:
+    entries = read_entries(path)
+    if any(e.name == name for e in entries):
+        raise SapDevsError(f"A key named {name!r} exists already.", hint="Revoke it first or choose another name.")
+    ids = {e.id for e in entries}
+    key_id = secrets.token_hex(4)
+    while key_id in ids:
+        key_id = secrets.token_hex(4)
+    key = f"{PREFIX}{key_id}_{secrets.token_urlsafe(32)}"
+    created = datetime.now(UTC).replace(microsecond=0).isoformat()
+    entry = KeyEntry(id=key_id, name=name, hash=_digest(key), created=created)
+    _write_entries(path, [*entries, entry])
+    return key, entry
+
+
+def revoke_key(path: Path, name_or_id: str) -> KeyEntry:
+    with _locked(path):
+        return _revoke_locked(path, name_or_id)
+
+
+def _revoke_locked(path: Path, name_or_id: str) -> KeyEntry:
+    entries = read_entries(path)
+    match = [e for e in entries if name_or_id in (e.id, e.name)]
+    if not match:
+        raise SapDevsError(f"No API key named {name_or_id!r}.", hint="See `sap-devs keys list`.")
+    _write_entries(path, [e for e in entries if e is not match[0]])
+    return match[0]
+
+
+class KeyStore:
+    """The server's view of the key file: re-read when it changes (checked at most once a second)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._lock = threading.Lock()
+        self._by_id: dict[str, KeyEntry] = {}
+        self._stamp: Any = None
+        self._checked = 0.0
+        self.reload()
+
+    def reload(self) -> None:
+        try:
+            st = self.path.stat()
+            stamp: Any = (st.st_mtime_ns, st.st_size, st.st_ino)
+        except FileNotFoundError:
+            stamp = None
+        if stamp == self._stamp and self._by_id is not None:
+            return
+        entries = read_entries(self.path)
+        self._by_id = {e.id: e for e in entries}
+        self._stamp = stamp
+
+    def __len__(self) -> int:
+        return len(self._by_id)
+
+    def _fresh(self) -> None:
+        now = time.monotonic()
+        if now - self._checked < RELOAD_INTERVAL:
+            return
+        with self._lock:
+            self._checked = now
+            with contextlib.suppress(SapDevsError):  # a half-edited file keeps the last good keys
+                self.reload()
+
+    def verify(self, key: str) -> KeyEntry | None:
+        match = _KEY_RE.match(key)
+        if match is None:
+            return None
+        self._fresh()
+        entry = self._by_id.get(match.group(1))
+        if entry is None or not hmac.compare_digest(entry.hash, _digest(key)):
+            return None
+        return entry
+
+
+def looks_like_key(token: str) -> bool:
+    return token.startswith(PREFIX)

@@ -1,0 +1,79 @@
+"""Running the HTTP server with uvicorn until SIGINT/SIGTERM (in-flight requests are finished)."""
+
+from __future__ import annotations
+
+import logging
+import sys
+from typing import Any
+
+from sap_devs.http.app import HttpSettings, build_app
+
+log = logging.getLogger(__name__)
+
+MAX_HEADER_BYTES = 64 * 1024
+GRACEFUL_SECONDS = 30
+
+
+def uvicorn_config(app: Any, settings: HttpSettings) -> Any:
+    import uvicorn
+
+    return uvicorn.Config(
+        app,
+        host=settings.host,
+        port=settings.port,
+        log_level="warning",
+        access_log=False,  # access lines could carry query strings; requests are logged by us, without secrets
+        server_header=False,
+        proxy_headers=False,
+        h11_max_incomplete_event_size=MAX_HEADER_BYTES,
+        timeout_graceful_shutdown=GRACEFUL_SECONDS,
+        timeout_keep_alive=30,
+        lifespan="on",
+    )
+
+
+def serve_http(server: Any, ctx: Any, settings: HttpSettings, *, banner: str = "") -> int:
+    import uvicorn
+
+    app = build_app(server, settings, ctx=ctx)
+    auth = ", ".join(
+        name for name, on in (("API keys", settings.api_keys is not None), ("OIDC", settings.oidc is not None)) if on
+    )
+    print(
+        f"sap-devs MCP server on http://{settings.host}:{settings.port}{settings.path} "
+        f"(Streamable HTTP, stateless{banner}; authentication: {auth or 'none, loopback only'}). Ctrl+C stops it.",
+        file=sys.stderr,
+    )
+    uvicorn.Server(uvicorn_config(app, settings)).run()
+    return 0
+
+
+LOCAL_ONLY_TOOLS = frozenset({"check_project", "check_tools"})
+"""Tools that inspect the machine the server runs on (its folders, its installed tools): meaningful
+for a developer's own stdio server, not for a team server whose callers are elsewhere."""
+
+
+def open_http_session(profile: str | None, environment: str | None, cwd: Any) -> tuple[Any, Any]:
+    """The registry and tool context for the HTTP server: the knowledge tools only.
+
+    ABAP tools are left out: the server's own SAP credentials would be shared with every caller."""
+    import os
+
+    from sap_devs.adt.safety import SafetyPolicy
+    from sap_devs.knowledge.layer_paths import default_layers
+    from sap_devs.mcp.framework import ToolContext
+    from sap_devs.mcp.registry import Registry
+
+    env = environment or os.environ.get("SAP_SYSTEM_TYPE", "onprem")
+    full = Registry.default(environment=env)
+    registry = Registry([t for t in full if t.name not in LOCAL_ONLY_TOOLS], environment=env)
+    ctx = ToolContext(
+        cwd=cwd,
+        profile_id=profile,
+        environment=env,  # type: ignore[arg-type]
+        layers=default_layers(cwd),
+        adt_config=None,
+        safety=SafetyPolicy.from_env({}),  # no ABAP system, so no writes either
+        registry=registry,
+    )
+    return registry, ctx
