@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import sys
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -372,10 +374,9 @@ def test_server_spec(monkeypatch: pytest.MonkeyPatch, executable: Path) -> None:
     s = server_spec("sap-devs", [], "cap-developer")
     assert s.command == str(executable) and s.args == ("mcp", "serve", "--profile", "cap-developer")
     monkeypatch.delenv("SAP_DEVS_EXECUTABLE")
-    monkeypatch.setattr("shutil.which", lambda name: None)
     monkeypatch.setattr("sys.argv", ["/nowhere/python-module"])
     s = server_spec("sap-devs", [])
-    assert Path(s.command).is_absolute() and s.args[:2] == ("-m", "sap_devs")
+    assert s.command == str(Path(sys.executable).absolute()) and s.args[:3] == ("-m", "sap_devs", "mcp")
     from sap_devs.knowledge.base import KnowledgeBase
 
     servers = [server for _, server in KnowledgeBase.load().items("mcp_servers")]
@@ -385,6 +386,29 @@ def test_server_spec(monkeypatch: pytest.MonkeyPatch, executable: Path) -> None:
         server_spec("nope", servers)
     with pytest.raises(SapDevsError, match="--profile"):
         server_spec("cap-mcp", servers, "cap-developer")
+
+
+def test_the_command_is_the_running_executable_not_the_first_on_path(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """An old install earlier on PATH must not shadow the sap-devs the user is running."""
+    monkeypatch.delenv("SAP_DEVS_EXECUTABLE", raising=False)
+    old = tmp_path / "pipx" / "bin" / "sap-devs"
+    running = tmp_path / "venv" / "bin" / "sap-devs"
+    for exe in (old, running):
+        exe.parent.mkdir(parents=True)
+        exe.write_text("#!/bin/sh\n", encoding="utf-8")
+        exe.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{old.parent}{os.pathsep}{running.parent}")
+    monkeypatch.chdir(tmp_path / "venv")
+    monkeypatch.setattr("sys.argv", ["bin/sap-devs", "mcp", "install"])  # started with a relative path
+    assert server_spec("sap-devs", []).command == str(running)
+    # A venv's python is a symlink to the system one: the link is kept, or sap-devs would not be importable.
+    link = tmp_path / "venv" / "bin" / "python"
+    link.symlink_to(sys.executable)
+    monkeypatch.setattr("sys.executable", str(link))
+    monkeypatch.setattr("sys.argv", ["-c"])
+    assert server_spec("sap-devs", []).command == str(link)
 
 
 def test_detection(home: Path, monkeypatch: pytest.MonkeyPatch) -> None:

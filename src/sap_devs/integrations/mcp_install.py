@@ -46,21 +46,25 @@ class ServerSpec:
 
 
 def sap_devs_command() -> tuple[str, list[str]]:
-    """The absolute command that starts this sap-devs, plus arguments that must precede ``mcp serve``.
+    """The absolute command that starts this very sap-devs, plus arguments that must precede ``mcp serve``.
 
-    Clients start servers without the user's shell PATH, so a bare ``sap-devs`` would not be found.
+    Clients start servers without the user's shell PATH, so a bare ``sap-devs`` would not be found;
+    and the first ``sap-devs`` on PATH may be another install (an old pipx one shadowing the venv
+    the user is trying), so it is never looked up there: the script this process was started from
+    (``sys.argv[0]``), else this interpreter with ``-m sap_devs``. Paths are made absolute but
+    symlinks are kept: a venv's ``python`` links to the system one, which lacks sap-devs.
     """
     override = os.environ.get("SAP_DEVS_EXECUTABLE")
     if override:
         return str(Path(override).expanduser().absolute()), []
-    found = shutil.which(SAP_DEVS)
-    if found:
-        return str(Path(found).resolve()), []
-    argv0 = Path(sys.argv[0])
-    if argv0.name.startswith(SAP_DEVS) and argv0.is_file():
-        return str(argv0.resolve()), []
-    # Started as ``python -m sap_devs`` without a sap-devs script: the same interpreter can do it.
+    argv0 = Path(sys.argv[0]) if sys.argv and sys.argv[0] else None
+    if argv0 is not None and argv0.name.lower() in _SCRIPT_NAMES and argv0.is_file():
+        return str(argv0.absolute()), []
+    # Started as ``python -m sap_devs`` (or from Python code): the same interpreter can do it.
     return str(Path(sys.executable).absolute()), ["-m", "sap_devs"]
+
+
+_SCRIPT_NAMES = frozenset({SAP_DEVS, f"{SAP_DEVS}.exe", f"{SAP_DEVS}-script.py"})
 
 
 def server_spec(
