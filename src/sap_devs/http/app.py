@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from mcp.server.auth.handlers.metadata import ProtectedResourceMetadataHandler
 from mcp.server.auth.middleware.auth_context import AuthContextMiddleware
 from mcp.server.auth.middleware.bearer_auth import (
     AuthenticatedUser,
@@ -25,8 +26,9 @@ from mcp.server.auth.middleware.bearer_auth import (
     RequireAuthMiddleware,
 )
 from mcp.server.auth.provider import AccessToken, principal_components
-from mcp.server.auth.routes import build_resource_metadata_url, create_protected_resource_routes
+from mcp.server.auth.routes import build_resource_metadata_url, cors_middleware
 from mcp.server.streamable_http_manager import StreamableHTTPASGIApp, StreamableHTTPSessionManager
+from mcp.shared.auth import ProtectedResourceMetadata
 from pydantic import AnyHttpUrl
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
@@ -265,16 +267,21 @@ def build_app(server: Any, settings: HttpSettings, *, ctx: Any = None) -> Starle
             Middleware(AuthContextMiddleware),
         ]
         if settings.oidc is not None:
-            metadata_routes = create_protected_resource_routes(
-                resource_url=resource,
-                authorization_servers=[AnyHttpUrl(settings.oidc.issuer)],
-                scopes_supported=required or None,
-                resource_name="sap-devs: SAP developer knowledge",
+            # RFC 9728: at the path-inserted well-known URL named in WWW-Authenticate, and at the root
+            metadata = ProtectedResourceMetadata.model_validate(
+                {
+                    "resource": settings.resource_url(),
+                    "authorization_servers": [
+                        settings.oidc.issuer
+                    ],  # exactly as configured: issuers compare as strings
+                    "scopes_supported": required or None,
+                    "resource_name": "sap-devs: SAP developer knowledge",
+                }
             )
-            routes += metadata_routes
-            root = "/.well-known/oauth-protected-resource"
-            if all(getattr(r, "path", None) != root for r in metadata_routes):  # also at the root, for clients
-                routes.append(Route(root, endpoint=metadata_routes[0].endpoint, methods=["GET", "OPTIONS"]))  # type: ignore[attr-defined]
+            endpoint = cors_middleware(ProtectedResourceMetadataHandler(metadata).handle, ["GET", "OPTIONS"])
+            well_known = urlsplit(str(metadata_url)).path
+            for path in dict.fromkeys([well_known, "/.well-known/oauth-protected-resource"]):
+                routes.append(Route(path, endpoint=endpoint, methods=["GET", "OPTIONS"]))
     state = {"ready": False}
 
     async def healthz(_request: Request) -> Response:
