@@ -237,6 +237,7 @@ class FakeAdt:
         self.atc_system_variant: str | None = "STANDARD"
         self.unit_runs: list[tuple[str, str]] = []  # (content type, run configuration)
         self.coverage_queries: list[str] = []
+        self.dump_queries: list[dict[str, list[str]]] = []
         self.delay = 0.0
         self.bearer_tokens: set[str] = set()  # OAuth access tokens accepted instead of the password
         self._ids = itertools.count(1)
@@ -400,6 +401,8 @@ class FakeAdt:
                 return fail(400, "ExceptionDataPreview", "Table or view is unknown or not active")
             one = query.get("rowNumber", ["100"])[0] == "1"
             return ok((DATA / ("datapreview-t000-one-row.xml" if one else "datapreview-t000.xml")).read_bytes())
+        if path == "/sap/bc/adt/runtime/dumps" or path.startswith("/sap/bc/adt/runtime/dump/"):
+            return self._dumps(h.command, path, query, ok, fail)
         if path == "/sap/bc/adt/abapunit/testruns" or path.startswith("/sap/bc/adt/runtime/traces/coverage/"):
             return self._aunit(h.command, path, headers, body, ok, fail)
         if path.startswith("/sap/bc/adt/atc/") or path.startswith("/sap/bc/adt/documentation/atc/"):
@@ -529,6 +532,27 @@ class FakeAdt:
                 return fail(406, "ExceptionResourceNotAcceptable", f"Accepted types: {', '.join(obj.accepts)}")
             return ok(obj.metadata, obj.accepts[0])
         return fail(405, "ExceptionMethodNotSupported", f"{h.command} {path} is not supported")
+
+    def _dumps(self, method, path, query, ok, fail) -> None:  # type: ignore[no-untyped-def]
+        """Runtime errors: the dumps feed (filtered by $query user) and one dump's formatted text.
+
+        Both answers are hand-made in the formats public ADT clients document (see data/adt/README.md).
+        """
+        if method != "GET":
+            return fail(405, "ExceptionMethodNotSupported", f"{method} is not supported")
+        if path == "/sap/bc/adt/runtime/dumps":
+            with self._lock:
+                self.dump_queries.append(query)
+            feed = (DATA / "dumps-feed.xml").read_text()
+            wanted = query.get("$query", [""])[0]
+            if "TESTER" in wanted:  # the user filter: drop DEVELOPER's entry
+                import re as regex
+
+                feed = regex.sub(r"<atom:entry xml:lang=\"EN\">.*?</atom:entry>", "", feed, count=1, flags=regex.S)
+            return ok(feed, "application/atom+xml;type=feed")
+        if path == "/sap/bc/adt/runtime/dump/20261128140211fakhost_FAK_00 DEVELOPER 100/formatted":
+            return ok((DATA / "dump-formatted.txt").read_text(), "text/plain; charset=utf-8")
+        return fail(404, "ExceptionResourceNotFound", f"Runtime error {path.rsplit('/', 2)[-2]} does not exist")
 
     def _aunit(self, method, path, headers, body, ok, fail) -> None:  # type: ignore[no-untyped-def]
         """ABAP Unit runs and coverage from sapcli's recorded results, chosen by the object that was run.

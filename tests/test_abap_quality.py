@@ -165,3 +165,45 @@ async def test_dangerous_unit_tests_need_writes(adt, tmp_path) -> None:
     )
     assert allowed["failed"] == 3
     assert '<testRiskLevels harmless="true" dangerous="true" critical="true"/>' in adt.unit_runs[-1][1]
+
+
+async def test_dumps_list_and_filters(adt, tmp_path) -> None:
+    ctx = context(adt, tmp_path)
+    out = await ok(ctx, "list_dumps", limit=10)
+    first, second = out["results"]
+    assert (first["runtime_error"], first["program"], first["user"]) == (
+        "COMPUTE_INT_ZERODIVIDE",
+        "ZCL_SAMPLE_CLASS==============CP",
+        "DEVELOPER",
+    )
+    assert first["id"] == "20261128140211fakhost_FAK_00 DEVELOPER 100"
+    assert (second["runtime_error"], second["program"]) == ("ITAB_LINE_NOT_FOUND", "ZTEST_PROGRAM"), "German labels"
+    assert adt.dump_queries[-1]["$top"] == ["10"]
+    mine = await ok(ctx, "list_dumps", user="tester", since="2026-11-27T00:00:00")
+    assert [d["user"] for d in mine["results"]] == ["TESTER"]
+    assert adt.dump_queries[-1]["$query"] == ["and( equals( user, TESTER ) )"]
+    assert adt.dump_queries[-1]["from"] == ["20261127000000"]
+
+
+async def test_dump_detail_comes_with_known_error_knowledge(adt, tmp_path) -> None:
+    ctx = context(adt, tmp_path)
+    listed = await ok(ctx, "list_dumps")
+    dump = await ok(ctx, "get_dump", id=listed["results"][0]["id"])
+    assert (dump["runtime_error"], dump["exception"]) == ("COMPUTE_INT_ZERODIVIDE", "CX_SY_ZERODIVIDE")
+    assert (dump["line"], dump["include"]) == (27, "ZCL_SAMPLE_CLASS==============CM002")
+    assert dump["short_text"] == "Division by 0 (type I or INT8)"
+    assert dump["what_happened"].startswith("Error in the ABAP application program.")
+    assert "not caught in" in dump["error_analysis"]
+    assert ">>>>>|    result = total / count." in dump["source_extract"]
+    assert [k["id"] for k in dump["known_errors"]] == ["abap/compute-int-zerodivide"]
+    assert "IF divisor <> 0" in dump["known_errors"][0]["fix"]
+    missing = await call(ctx, "get_dump", id="20260101000000fakhost_FAK_00 NOBODY 100")
+    assert missing.is_error and "does not exist" in missing.text
+
+
+def test_formatted_dump_without_known_error() -> None:
+    from sap_devs.adt.runtime import parse_formatted
+
+    text = (DATA / "dump-formatted.txt").read_text().replace("COMPUTE_INT_ZERODIVIDE", "ZZ_UNHEARD_OF")
+    dump = parse_formatted(text, "x")
+    assert dump.runtime_error == "ZZ_UNHEARD_OF" and dump.sections["How to correct the error"].startswith("Check")
