@@ -14,7 +14,12 @@ class Input(ToolInput):
     user: str | None = Field(
         None, min_length=1, max_length=12, pattern=r"^[A-Za-z0-9_.@-]+$", description="Only this user's dumps."
     )
-    since: datetime | None = Field(None, description="Only dumps after this time (UTC), e.g. 2026-11-28T08:00:00.")
+    since: str | None = Field(
+        None,
+        max_length=20,
+        pattern=r"^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2})?Z?)?$",
+        description="Only dumps after this time (UTC), e.g. 2026-11-28T08:00:00.",
+    )
     limit: int = limit_field(LIST_LIMIT, "dumps")
 
 
@@ -33,7 +38,8 @@ Output = Envelope[DumpItem]
 async def handle(params: Input, ctx: ToolContext) -> Output:
     from sap_devs.adt.runtime import list_dumps
 
-    found = await list_dumps(ctx.adt(), user=params.user, since=params.since, limit=params.limit)
+    since = datetime.fromisoformat(params.since.rstrip("Z")) if params.since else None
+    found = await list_dumps(ctx.adt(), user=params.user, since=since, limit=params.limit)
     items = [DumpItem(**entry.__dict__) for entry in found]
     return Output.build(items, limit=params.limit, entity="runtime errors", refine_hint=False)
 
