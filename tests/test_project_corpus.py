@@ -18,7 +18,10 @@ FIXTURES = sorted(p.name for p in CORPUS.iterdir() if p.is_dir())
 
 # fixture -> the start of each warning expected, with the README's reason
 EXPECTED_WARNINGS: dict[str, list[str]] = {
-    "btp-cap-multitenant-saas-kyma": ["@sap/cds 8.9.4 is out of maintenance"],
+    "btp-cap-multitenant-saas-kyma": [
+        "@sap/cds 8.9.4 is out of maintenance",
+        "package.json depends on the database driver 'sqlite3' directly, the legacy database service",
+    ],
     "fiori-tools-cap-hybrid": ["@sap/cds 6 is out of maintenance"],
     "hana-opensap-cloud-2020": ["@sap/cds 5.8.2 is out of maintenance"],
 }

@@ -2,7 +2,7 @@
 
 Nothing here is a version remembered in code: the current ``@sap/cds`` release comes from the cap
 pack's ``pack.yaml`` ``versions``, the Node.js, JDK and Maven minimums from the ``tools.yaml`` checks
-of the packs (base: ``node``; cap: ``java``, ``maven``), the current OpenUI5 from the fiori-ui5 pack.
+of the packs (base: ``node``; cap: ``java``, ``maven``), the current OpenUI5 and UI5 CLI from the fiori-ui5 pack.
 """
 
 from __future__ import annotations
@@ -26,6 +26,8 @@ class Baseline:
     maven: str | None = None
     ui5: str | None = None
     """Current OpenUI5 release, e.g. '1.152.0'."""
+    ui5_cli: str | None = None
+    """Current UI5 CLI release, e.g. '4.0.69' (its major is the current ui5.yaml specVersion)."""
 
     @property
     def cds_major(self) -> int | None:
@@ -48,4 +50,5 @@ def baseline_from(knowledge: KnowledgeBase) -> Baseline:
         java=required.get("java"),
         maven=required.get("maven"),
         ui5=versions.get("@openui5/sap.ui.core"),
+        ui5_cli=versions.get("@ui5/cli"),
     )

@@ -116,6 +116,7 @@ class _Reader:
         self.dirs_visited = 0
         self.out_of_time = False
         self._texts: dict[Path, str | None] = {}
+        self._parsed: dict[tuple[str, Path], Any] = {}
         self._markers: dict[str, list[Path]] | None = None
         self._warned: set[str] = set()
 
@@ -237,6 +238,13 @@ class _Reader:
             return None
 
     def json(self, path: Path) -> dict[str, Any] | None:
+        """The JSON object in ``path``, parsed once (a syntax error is one finding, however often asked)."""
+        key = ("json", path)
+        if key not in self._parsed:
+            self._parsed[key] = self._json(path)
+        return self._parsed[key]  # type: ignore[no-any-return]
+
+    def _json(self, path: Path) -> dict[str, Any] | None:
         raw = self.text(path)
         if raw is None:
             return None
@@ -262,6 +270,13 @@ class _Reader:
         return data
 
     def yaml(self, path: Path) -> Any:
+        """The YAML document in ``path``, parsed once."""
+        key = ("yaml", path)
+        if key not in self._parsed:
+            self._parsed[key] = self._yaml(path)
+        return self._parsed[key]
+
+    def _yaml(self, path: Path) -> Any:
         raw = self.text(path)
         if raw is None:
             return None
@@ -812,7 +827,7 @@ def _served_by_cap(root: Path, app_root: Path, reader: _Reader) -> bool:
         folder = folder.parent
 
 
-def _ui5_findings(root: Path, reader: _Reader, det: Detection) -> list[Finding]:
+def _ui5_findings(root: Path, reader: _Reader, det: Detection, baseline: Baseline | None = None) -> list[Finding]:
     out = []
     for app in det.ui5_apps:
         app_root = root / app
@@ -863,6 +878,21 @@ def _ui5_findings(root: Path, reader: _Reader, det: Detection) -> list[Finding]:
             )
         else:
             data = reader.yaml(ui5_yaml)
+            spec = data.get("specVersion") if isinstance(data, dict) else None
+            cli = parse_version(baseline.ui5_cli) if baseline and baseline.ui5_cli else None
+            have = parse_version(str(spec)[:20]) if isinstance(spec, (str, int, float)) else None
+            if cli and have and have[0] < cli[0] - 1:
+                out.append(
+                    Finding(
+                        "ui5",
+                        "info",
+                        f"{reader.rel(ui5_yaml)} declares specVersion {_show(str(spec))}, written for UI5 Tooling "
+                        f"{have[0] if have[0] else 'before 1'}; UI5 CLI {cli[0]} uses '{cli[0]}.0'.",
+                        fix=f'Set specVersion: "{cli[0]}.0" after reading the UI5 CLI migration guides.',
+                        file=reader.rel(ui5_yaml),
+                        line=_line_of(reader.text(ui5_yaml), "specVersion"),
+                    )
+                )
             if isinstance(data, dict) and not data.get("specVersion"):
                 out.append(
                     Finding(
@@ -892,14 +922,23 @@ def check_project(
     """
     baseline = baseline or Baseline(cds=cds_current)
     cds_current = baseline.cds
+    from sap_devs.doctor import mistakes
+
     reader = _Reader(root, limits, cancel)
     det, pkg = detect(root, reader)
+    cap_node = det.cap_runtime == "nodejs"
     findings = [
         *_cap_findings(root, reader, det, pkg, cds_current),
+        *(mistakes.production_findings(root, reader, det, pkg) if cap_node else []),
+        *(mistakes.dependency_findings(root, reader, pkg, baseline) if cap_node else []),
         *_secret_findings(root, reader),
         *(_mta_findings(root, reader, pkg) if "MTA" in det.types else []),
+        *(mistakes.mta_findings(root, reader) if "MTA" in det.types else []),
         *(_xsuaa_findings(root, reader, det) if det.auth == "xsuaa" else []),
-        *_ui5_findings(root, reader, det),
+        *(mistakes.approuter_findings(root, reader, det) if "App router" in det.types else []),
+        *_ui5_findings(root, reader, det, baseline),
+        *mistakes.ui5_findings(root, reader, det),
+        *mistakes.abapgit_findings(root, reader, det),
     ]
     findings = reader.findings + findings
     order = {"error": 0, "warning": 1, "info": 2}
