@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from sap_devs.core.errors import SapDevsError
-from sap_devs.integrations import clients, yaml_edit
-from sap_devs.integrations.mcp_install import BACKUP_SUFFIX, ServerSpec, Target, install, status, target, uninstall
+from sap_devs.integrations import clients, state, yaml_edit
+from sap_devs.integrations.mcp_install import ServerSpec, Target, install, status, target, uninstall
 
 BOMB = "x:\n" + "".join(
     f"  {name}: &{name} [{', '.join([f'*{prev}' if prev else 'lol'] * 9)}]\n"
@@ -36,7 +36,7 @@ def test_bomb_continue_config_is_malformed_and_untouched(home: Path, project: Pa
     message = str(err.value)
     assert f"{t.path}" in message and "malformed file" in message and "aliases expand" in message
     assert t.path.read_text(encoding="utf-8") == CONFIG
-    assert not Path(str(t.path) + BACKUP_SUFFIX).exists()
+    assert not state.state_dir().exists()
     with pytest.raises(SapDevsError, match="malformed file"):
         uninstall(t, "other")
     assert t.path.read_text(encoding="utf-8") == CONFIG

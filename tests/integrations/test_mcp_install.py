@@ -13,9 +13,8 @@ import pytest
 import yaml
 
 from sap_devs.core.errors import SapDevsError
-from sap_devs.integrations import clients, jsonc
+from sap_devs.integrations import clients, jsonc, state
 from sap_devs.integrations.mcp_install import (
-    BACKUP_SUFFIX,
     ServerSpec,
     Target,
     install,
@@ -112,8 +111,7 @@ def test_install_keeps_other_servers_and_comments(t: Target) -> None:
     assert "keep this comment" in text and "keep this too" in text
     data = parse(t, text)
     assert len(entries(t, data)) == 1 and entries(t, data, "other") == entries(t, before, "other")
-    assert Path(str(t.path) + BACKUP_SUFFIX).read_text(encoding="utf-8") == seed(t)
-
+    assert not list(t.path.parent.glob("*.bak")) and not list(t.path.parent.glob("*.sap-devs*"))
     # Uninstall gives back the original file.
     assert uninstall(t, "sap-devs").status == "removed"
     assert t.path.read_text(encoding="utf-8") == seed(t)
@@ -139,7 +137,7 @@ def test_malformed_file_is_left_byte_for_byte(t: Target) -> None:
         install(t, spec())
     assert f"{t.path}:{line}" in str(err.value) and "unchanged" in str(err.value)
     assert t.path.read_bytes() == text.encode("utf-8")
-    assert not Path(str(t.path) + BACKUP_SUFFIX).exists()
+    assert not state.state_dir().exists()
     with pytest.raises(SapDevsError):
         uninstall(t, "sap-devs")
     assert t.path.read_bytes() == text.encode("utf-8")
@@ -269,7 +267,7 @@ def test_codex_table_and_env(home: Path, project: Path) -> None:
         "already installed"
     )
     uninstall(t, "cap-mcp")
-    assert "mcp_servers" not in tomllib.loads(t.path.read_text(encoding="utf-8"))
+    assert not t.path.exists() and not t.path.parent.exists()  # sap-devs created both
 
 
 def test_codex_inline_table_is_refused(home: Path, project: Path) -> None:

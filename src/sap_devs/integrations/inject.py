@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sap_devs.core.errors import SapDevsError
+from sap_devs.integrations import state
 from sap_devs.integrations.clients import Client, InstructionFile, Scope, resolve
 from sap_devs.integrations.mcp_install import read_text, unified_diff, write_with_backup
 from sap_devs.knowledge.packs import Pack
@@ -436,6 +437,14 @@ def uninstall(t: InjectTarget, *, dry_run: bool = False) -> Outcome:
     found = find_block(t.path, old)
     if found is None:
         return Outcome(t, "absent")
+    record = state.current(t.path, old)
+    if record is not None and _no_block(t.path, record.before):
+        # The file reads as sap-devs left it: give back what it held before (or delete the file it created).
+        diff = unified_diff(t.path, old, record.before)
+        if dry_run:
+            return Outcome(t, "would be removed", diff)
+        backup = state.restore(t.path, old, record)
+        return Outcome(t, "file deleted" if record.before is None else "removed", diff, backup=backup)
     nl = _newline(old)
     before, after = old[: found.start], old[found.end :]
     if before.endswith(nl + nl):
@@ -449,11 +458,16 @@ def uninstall(t: InjectTarget, *, dry_run: bool = False) -> Outcome:
     if dry_run:
         return Outcome(t, "would be removed", diff)
     if delete:
-        write_with_backup(t.path.with_name(t.path.name + ".sap-devs.bak"), None, old)
-        t.path.unlink()
-        return Outcome(t, "file deleted", diff)
+        return Outcome(t, "file deleted", diff, backup=state.delete(t.path, old, state.load(t.path)))
     backup = write_with_backup(t.path, old, new)
     return Outcome(t, "removed", diff, backup=backup)
+
+
+def _no_block(path: Path, text: str | None) -> bool:
+    try:
+        return text is None or find_block(path, text) is None
+    except MarkerError:
+        return False
 
 
 @dataclass

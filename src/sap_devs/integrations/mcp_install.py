@@ -7,8 +7,10 @@ Rules every write follows, whatever the format:
 - only the one server entry changes: the text around it (other keys, comments, layout) is kept,
   and the result is parsed again to prove that nothing else changed;
 - keys a user added to our entry (``env`` with SAP_URL, timeouts ...) survive a re-install;
-- writes are atomic, the previous content is kept in ``<file>.sap-devs.bak``, and installing
-  twice changes nothing the second time.
+- writes are atomic, the previous content is kept in sap-devs' state folder (``state.py``), never
+  next to the file, and installing twice changes nothing the second time;
+- uninstall gives the file back byte for byte when it still reads as sap-devs left it, and deletes
+  files and folders sap-devs created.
 """
 
 from __future__ import annotations
@@ -18,16 +20,15 @@ import difflib
 import os
 import shutil
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
 from sap_devs.core.errors import SapDevsError
-from sap_devs.core.fs import atomic_write_text
-from sap_devs.integrations import jsonc, toml_edit, yaml_edit
+from sap_devs.integrations import jsonc, state, toml_edit, yaml_edit
 from sap_devs.integrations.clients import Client, McpConfig, Scope, Shape, resolve
 
-BACKUP_SUFFIX = ".sap-devs.bak"
 SAP_DEVS = "sap-devs"
 
 
@@ -306,24 +307,9 @@ def read_text(path: Path) -> str | None:
         ) from None
 
 
-def write_with_backup(path: Path, old: str | None, new: str) -> Path | None:
-    """Atomically replace ``path``; the previous content goes to ``<file>.sap-devs.bak`` (same mode)."""
-    backup = _backup(path, old) if old is not None else None
-    try:
-        atomic_write_text(path, new)
-    except OSError as exc:
-        raise SapDevsError(f"Cannot write {path}: {exc.strerror or exc}.") from None
-    return backup
-
-
-def _backup(path: Path, old: str) -> Path:
-    backup = path.with_name(path.name + BACKUP_SUFFIX)
-    try:
-        atomic_write_text(backup, old)
-        os.chmod(backup, path.stat().st_mode & 0o7777)  # the config may hold secrets: no wider access
-    except OSError as exc:
-        raise SapDevsError(f"Cannot write the backup {backup}: {exc.strerror or exc}.") from None
-    return backup
+def write_with_backup(path: Path, old: str | None, new: str, containers: list[list[str]] | None = None) -> Path | None:
+    """Atomically replace ``path``; the previous content goes to sap-devs' state folder (see ``state``)."""
+    return state.write(path, old, new, containers)
 
 
 def unified_diff(path: Path, old: str | None, new: str | None) -> str:
@@ -411,8 +397,19 @@ def install(t: Target, spec: ServerSpec, *, dry_run: bool = False) -> Outcome:
     diff = unified_diff(t.path, old, new)
     if dry_run:
         return Outcome(t, "would install" if existing is None else "would update", note, diff)
-    backup = write_with_backup(t.path, old, new)
+    added = _missing_container(data, t.container)
+    backup = write_with_backup(t.path, old, new, [added] if added else None)
     return Outcome(t, "installed" if existing is None else "updated", note, diff, backup)
+
+
+def _missing_container(data: Any, container: tuple[str, ...]) -> list[str] | None:
+    """The outermost key of ``container`` the file lacks (an install adds it), or None."""
+    node = data
+    for depth, key in enumerate(container):
+        if not isinstance(node, dict) or key not in node:
+            return list(container[: depth + 1])
+        node = node[key]
+    return None
 
 
 def _count(fmt: _Format, text: str, data: Any, t: Target, name: str) -> int:
@@ -433,23 +430,75 @@ def uninstall(t: Target, server_id: str, *, dry_run: bool = False) -> Outcome:
     data = _load(fmt, t.path, text)
     if fmt.get(data, t.container, server_id) is None:
         return Outcome(t, "not installed")
+    record = state.current(t.path, old)
+    if record is not None and _restorable(fmt, t, server_id, data, record):
+        # The file reads as sap-devs left it and, without our entry, as it was before: give that back.
+        note = "file deleted" if record.before is None else "restored byte for byte"
+        diff = unified_diff(t.path, old, record.before)
+        if dry_run:
+            return Outcome(t, "would remove", note, diff)
+        return Outcome(t, "removed", note, diff, state.restore(t.path, old, record))
     try:
         new_text, rewritten = fmt.delete(text, t, server_id)
+        for container in _ours_left_empty(fmt, t, new_text):
+            new_text = _remove_container(fmt, new_text, container)
     except (jsonc.EditError, toml_edit.EditError, yaml_edit.EditError) as exc:
         raise SapDevsError(f"{t.path}: {exc}; sap-devs left the file unchanged.", hint="Fix it by hand.") from None
     _checked(fmt, t, t.path, data, new_text, server_id, None)
-    remove_file = t.config.own_file and not fmt.without(fmt.load(new_text), t.container, server_id).get(t.container[0])
+    rest = _without_header(t, server_id, fmt.without(fmt.load(new_text), t.container, server_id))
+    known = state.load(t.path)
+    remove_file = (t.config.own_file and not rest.get(t.container[0])) or (
+        known is not None and known.before is None and not rest
+    )
     new = None if remove_file else bom + new_text
     diff = unified_diff(t.path, old, new)
     note = "comments in this file could not be kept (flow-style YAML)" if rewritten else ""
     if dry_run:
         return Outcome(t, "would remove", note, diff)
-    if new is None:  # a Continue block file that only held this server
-        backup = _backup(t.path, old)
-        t.path.unlink()
-        return Outcome(t, "removed", "file deleted", diff, backup)
+    if new is None:  # a file sap-devs created that holds nothing else now
+        return Outcome(t, "removed", "file deleted", diff, state.delete(t.path, old, known))
     backup = write_with_backup(t.path, old, new)
     return Outcome(t, "removed", note, diff, backup)
+
+
+def _without_header(t: Target, name: str, data: Any) -> dict[str, Any]:
+    """``data`` without the keys sap-devs adds for the client (Continue's name, version, schema)."""
+    if not isinstance(data, dict):
+        return {}
+    header = required_keys(t, name)
+    return {k: v for k, v in data.items() if not (k in header and v == header[k])}
+
+
+def _restorable(fmt: _Format, t: Target, name: str, data: Any, record: state.Record) -> bool:
+    """Whether the content from before sap-devs' first change is this file without our entry."""
+    rest = _without_header(t, name, fmt.without(data, t.container, name))
+    if record.before is None:
+        return not rest
+    try:
+        original = fmt.load(_split_bom(record.before)[1])
+    except Malformed:
+        return False
+    if fmt.get(original, t.container, name) is not None:
+        return False  # the entry was there before sap-devs: uninstall removes it, restoring would not
+    return rest == _without_header(t, name, fmt.without(original, t.container, name))
+
+
+def _ours_left_empty(fmt: _Format, t: Target, text: str) -> Iterator[tuple[str, ...]]:
+    """Containers sap-devs added (``mcpServers`` ...) that the removal left empty."""
+    known = state.load(t.path)
+    if known is None or isinstance(fmt, _YamlList):
+        return
+    data = fmt.load(text)
+    for container in known.containers:
+        path = tuple(container)
+        if path == t.container[: len(path)] and _dict_get(data, path[:-1], path[-1]) in ({}, []):
+            yield path
+
+
+def _remove_container(fmt: _Format, text: str, container: tuple[str, ...]) -> str:
+    if isinstance(fmt, _Json):
+        return jsonc.remove_member(text, list(container[:-1]), container[-1])
+    return text  # TOML: [mcp_servers.x] tables leave no [mcp_servers] header behind
 
 
 @dataclass
