@@ -9,6 +9,7 @@ finding instead of an error.
 
 from __future__ import annotations
 
+import dataclasses
 import fnmatch
 import itertools
 import json
@@ -511,7 +512,8 @@ def _cap_findings(
             )
         )
     if det.cap_version and cds_current:
-        out.extend(_cds_version_findings(det.cap_version, cds_current))
+        line = _line_of(reader.text(root / "package.json"), '"@sap/cds"')
+        out.extend(dataclasses.replace(f, line=line) for f in _cds_version_findings(det.cap_version, cds_current))
     if not reader.is_file(root / "default-env.json") and not _ignored_by_git(root, reader, "default-env.json"):
         out.append(
             Finding(
@@ -788,6 +790,7 @@ def _xsuaa_findings(root: Path, reader: _Reader, det: Detection) -> list[Finding
                         "which is not defined.",
                         fix=f"Define the scope under 'scopes' (usually '$XSAPPNAME.{suffix}').",
                         file="xs-security.json",
+                        line=_line_of(reader.text(root / "xs-security.json"), json.dumps(ref)),
                     )
                 )
     if scopes and xsappname and not any(str(s).startswith("$XSAPPNAME") for s in scopes):
@@ -862,6 +865,7 @@ def _ui5_findings(root: Path, reader: _Reader, det: Detection, baseline: Baselin
                             "SAPUI5 long-term release.",
                             fix="Raise sap.ui5/dependencies/minUI5Version to a maintained version (1.120 or later).",
                             file=label,
+                            line=_line_of(reader.text(manifest_path), '"minUI5Version"'),
                         )
                     )
         if not reader.is_file(ui5_yaml):
