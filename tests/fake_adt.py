@@ -519,6 +519,12 @@ class FakeAdt:
                 return fail(400, "ExceptionInvalidData", "A transport request is required")
             obj.source = body.decode("utf-8")
             return ok(b"", "text/plain")
+        if h.command == "GET" and rest == "/source/main/versions":
+            # abapify's recorded feed (one version, 00042, in transport MOCK900236), for this object
+            feed = (DATA / "versions.xml").read_text()
+            return ok(feed.replace("/sap/bc/adt/programs/programs/ztest_gcts_program", obj_uri), "application/atom+xml")
+        if h.command == "GET" and rest == "/source/main/versions/00042":
+            return ok(obj.source.replace("Hello", "Hi") + "* first version\n", "text/plain")
         if h.command == "GET" and rest == "/source/main":
             return ok(obj.source, "text/plain")
         if h.command == "GET" and rest.startswith("/includes/"):

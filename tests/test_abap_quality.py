@@ -207,3 +207,32 @@ def test_formatted_dump_without_known_error() -> None:
     text = (DATA / "dump-formatted.txt").read_text().replace("COMPUTE_INT_ZERODIVIDE", "ZZ_UNHEARD_OF")
     dump = parse_formatted(text, "x")
     assert dump.runtime_error == "ZZ_UNHEARD_OF" and dump.sections["How to correct the error"].startswith("Check")
+
+
+async def test_versions_and_their_transports(adt, tmp_path) -> None:
+    ctx = context(adt, tmp_path)
+    out = await ok(ctx, "get_versions", name="ZTEST_PROGRAM", kind="program")
+    assert out["results"] == [
+        {
+            "id": "00042",
+            "title": "Version 42",
+            "author": "TESTUSER",
+            "time": "2026-07-17T10:00:00Z",
+            "transport": "MOCK900236",
+            "transport_text": "test code review",
+        }
+    ]
+    assert out["transports"] == ["MOCK900236"]
+    assert adt.requests[-1].headers["accept"] == "application/atom+xml;type=feed"
+
+
+async def test_compare_a_version_with_the_active_source(adt, tmp_path) -> None:
+    ctx = context(adt, tmp_path)
+    out = await ok(ctx, "compare_versions", name="ZTEST_PROGRAM", kind="program", a="00042")
+    assert (out["added"], out["removed"], out["identical"]) == (1, 2, False)
+    assert out["diff"].splitlines()[:2] == ["--- ZTEST_PROGRAM 00042", "+++ ZTEST_PROGRAM active"]
+    assert "-WRITE 'Hi'." in out["diff"] and "+WRITE 'Hello'." in out["diff"]
+    same = await ok(ctx, "compare_versions", name="ZTEST_PROGRAM", kind="program", a="active", b="inactive")
+    assert same["identical"] is True and same["diff"] == ""
+    unknown = await call(ctx, "compare_versions", name="ZTEST_PROGRAM", kind="program", a="00001")
+    assert unknown.is_error and "no version '00001'" in unknown.text and "00042" in unknown.text
