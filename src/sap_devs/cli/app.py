@@ -6,7 +6,7 @@ import sys
 
 import typer
 
-from sap_devs.cli import abap_cmd, content_cmd, inject_cmd, keys_cmd, mcp_cmd, sync_cmd, tools_cmd, trust_cmd
+from sap_devs.cli import abap_cmd, check_cmd, content_cmd, inject_cmd, keys_cmd, mcp_cmd, sync_cmd, tools_cmd, trust_cmd
 
 app = typer.Typer(
     name="sap-devs",
@@ -23,6 +23,7 @@ app.add_typer(keys_cmd.app, name="keys")
 app.command("sync")(sync_cmd.sync)
 app.command("inject")(inject_cmd.inject)
 app.command("trust")(trust_cmd.trust)
+app.command("check")(check_cmd.check)
 
 
 def _version(value: bool) -> None:

@@ -1,0 +1,69 @@
+"""``sap-devs check``: the project findings grouped by severity, --json for scripts, exit 1 on errors."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from sap_devs.cli import check_cmd
+from sap_devs.cli.app import app
+
+CORPUS = Path(__file__).parent / "fixtures" / "projects"
+
+
+def run(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(app, ["check", *args], env={"COLUMNS": "400"})
+    return result.exit_code, result.output
+
+
+def test_a_healthy_project_exits_0_and_shows_its_warnings_by_severity() -> None:
+    code, out = run(str(CORPUS / "fiori-tools-cap-hybrid"), "--no-tools")
+    assert code == 0, out
+    assert "CAP (Node.js), MTA, App router, SAPUI5 / Fiori" in out
+    assert out.index("warning (1)") < out.index("info (2)")
+    assert "@sap/cds 6 is out of maintenance" in out and "package.json:" in out
+    assert "0 error(s), 1 warning(s), 2 info(s)" in out
+
+
+def test_errors_exit_1_and_json_names_file_line_and_fix(tmp_path: Path) -> None:
+    root = Path(shutil.copytree(CORPUS / "cap-sflight", tmp_path / "sflight"))
+    pkg = json.loads((root / "package.json").read_text(encoding="utf-8"))
+    pkg["cds"]["requires"]["[production]"] = {"auth": "mocked"}
+    (root / "package.json").write_text(json.dumps(pkg, indent=2), encoding="utf-8")
+    code, out = run(str(root), "--json", "--no-tools")
+    assert code == 1
+    data = json.loads(out)
+    assert data["path"] == str(root) and data["tools"] == []
+    [error] = [f for f in data["findings"] if f["severity"] == "error"]
+    assert error["file"] == "package.json" and error["line"] and "mocked" in error["message"] and error["fix"]
+    assert data["summary"]["error"] == 1 and data["seconds"] < 1
+
+
+def test_a_missing_folder_is_a_clear_error(tmp_path: Path) -> None:
+    code, out = run(str(tmp_path / "nope"), "--no-tools")
+    assert code == 2 and "does not exist" in out
+
+
+def test_empty_folder(tmp_path: Path) -> None:
+    code, out = run(str(tmp_path), "--no-tools")
+    assert code == 0 and "no SAP project markers found" in out and "No findings" in out
+
+
+def test_tool_statuses_become_rows_of_a_severity() -> None:
+    tools = [
+        {"id": "node", "name": "Node.js", "status": "outdated", "required": ">=22", "found": "20.1.0", "install": "x"},
+        {"id": "mbt", "name": "MTA Build Tool", "status": "missing", "required": ">=1.2.0", "detail": "not on PATH"},
+        {"id": "git", "name": "Git", "status": "ok", "required": ">=2.0.0", "found": "2.43.0"},
+    ]
+    project = {"findings": [{"severity": "error", "category": "mta", "file": "mta.yaml", "line": 3, "message": "m"}]}
+    project["findings"][0]["fix"] = "f"
+    rows = check_cmd._rows(project, tools)
+    assert [(r["severity"], r["where"]) for r in rows] == [
+        ("error", "mta.yaml:3"),
+        ("warning", "node"),
+        ("info", "mbt"),
+    ]
+    assert rows[1]["message"] == "Node.js 20.1.0: outdated (needs >=22)" and rows[1]["fix"] == "x"
