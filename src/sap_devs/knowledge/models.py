@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 from typing import Annotated, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, PrivateAttr, field_validator, model_validator
@@ -169,6 +170,40 @@ class YouTubeSource(_Strict):
 class TutorialRef(_Strict):
     slug: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$", max_length=128)
     featured: bool = False
+
+
+PROMPT_PLACEHOLDER = re.compile(r"\{([a-z][a-z0-9_]*)\}")
+
+
+class PromptArgument(_Strict):
+    name: str = Field(pattern=r"^[a-z][a-z0-9_]*$", max_length=40)
+    description: str = Field(min_length=1, max_length=300)
+    required: bool = False
+    values: list[str] = Field(default_factory=list, max_length=100)
+    """Known values, offered by argument completion; any other value is still accepted."""
+
+
+class PackPrompt(_Strict):
+    """A prompt (slash command) a pack adds, or guidance a pack adds to a built-in prompt of the same id.
+
+    ``text`` is Markdown; ``{name}`` placeholders take the declared arguments' values (guidance takes the
+    built-in prompt's arguments); a placeholder no argument fills stays as it is."""
+
+    id: str = Field(pattern=PACK_ID, max_length=64)
+    title: str | None = Field(None, min_length=1, max_length=80)
+    description: str | None = Field(None, min_length=1, max_length=500)
+    arguments: list[PromptArgument] = Field(default_factory=list, max_length=10)
+    text: str = Field(min_length=1, max_length=20_000)
+
+    @model_validator(mode="after")
+    def _placeholders_declared(self) -> PackPrompt:
+        names = [a.name for a in self.arguments]
+        if len(set(names)) != len(names):
+            raise ValueError("argument names must be unique")
+        unknown = sorted(set(PROMPT_PLACEHOLDER.findall(self.text)) - set(names))
+        if unknown and names:  # without arguments, the item is guidance for a built-in prompt and takes its arguments
+            raise ValueError(f"text uses undeclared arguments: {', '.join(unknown)}")
+        return self
 
 
 class ProfilePack(_Strict):

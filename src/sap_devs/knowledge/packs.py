@@ -13,6 +13,7 @@ from sap_devs.knowledge.models import (
     KnownError,
     McpServer,
     PackMeta,
+    PackPrompt,
     Resource,
     Sample,
     Tip,
@@ -35,6 +36,7 @@ LIST_FILES: dict[str, tuple[str, Any]] = {
     "event-instances.yaml": ("event_instances", EventInstance),
     "tutorials.yaml": ("tutorials", TutorialRef),
     "youtube.yaml": ("youtube_sources", YouTubeSource),
+    "prompts.yaml": ("prompts", PackPrompt),
 }
 
 
@@ -55,6 +57,7 @@ class Pack:
     event_instances: list[EventInstance] = field(default_factory=list)
     tutorials: list[TutorialRef] = field(default_factory=list)
     youtube_sources: list[YouTubeSource] = field(default_factory=list)
+    prompts: list[PackPrompt] = field(default_factory=list)
 
     @property
     def id(self) -> str:
@@ -190,4 +193,5 @@ def merge_additive(base: Pack, extra: Pack, *, kept: list[str] | None = None) ->
         event_instances=_merge_by_key(base.event_instances, extra.event_instances, "id", kept),
         tutorials=_merge_by_key(base.tutorials, extra.tutorials, "slug", kept),
         youtube_sources=_merge_by_key(base.youtube_sources, extra.youtube_sources, "id", kept),
+        prompts=_merge_by_key(base.prompts, extra.prompts, "id", kept),
     )

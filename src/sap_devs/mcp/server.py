@@ -97,9 +97,130 @@ def build_server(
         instructions=build_instructions(shown, mode=mode, operations=len(registry.operations())),
         on_list_tools=on_list_tools,
         on_call_tool=on_call_tool,
+        **content_handlers(ctx, mode),
     )
     server.experimental = LIBRARY_DISCOVERY if mode == "progressive" else None
     return server
+
+
+def content_handlers(ctx: ToolContext, mode: str) -> dict[str, Any]:
+    """The prompts, resources and completion handlers: SAP workflows as slash commands and SAP knowledge
+    as attachable resources, beside the tools. Both are built on first request, not at start."""
+    import mcp_types as types
+    from mcp.shared.exceptions import MCPError
+
+    from sap_devs.core.errors import SapDevsError
+
+    state: dict[str, Any] = {}
+
+    def prompts() -> Any:
+        if "prompts" not in state:
+            from sap_devs.mcp.prompts import Catalog
+
+            state["prompts"] = Catalog(ctx, progressive=mode == "progressive")
+        return state["prompts"]
+
+    def resources() -> Any:
+        if "resources" not in state:
+            from sap_devs.mcp.resources import Resources
+
+            state["resources"] = Resources(ctx)
+        return state["resources"]
+
+    def refused(exc: SapDevsError, code: int = types.INVALID_PARAMS) -> MCPError:
+        return MCPError(code=code, message=str(exc))  # the message with its hint
+
+    async def on_list_prompts(_rctx: Any, _params: Any) -> types.ListPromptsResult:
+        listed = prompts().listed()
+        return types.ListPromptsResult(
+            prompts=[
+                types.Prompt(
+                    name=p.name,
+                    title=p.title,
+                    description=p.description,
+                    arguments=[
+                        types.PromptArgument(name=n, description=d or None, required=r) for n, d, r in p.arguments
+                    ],
+                )
+                for p in listed
+            ]
+        )
+
+    async def on_get_prompt(_rctx: Any, params: types.GetPromptRequestParams) -> types.GetPromptResult:
+        import anyio
+
+        try:
+            description, text = await anyio.to_thread.run_sync(prompts().get, params.name, params.arguments)
+        except SapDevsError as exc:
+            raise refused(exc) from None
+        return types.GetPromptResult(
+            description=description,
+            messages=[types.PromptMessage(role="user", content=types.TextContent(type="text", text=text))],
+        )
+
+    async def on_list_resources(_rctx: Any, _params: Any) -> types.ListResourcesResult:
+        import anyio
+
+        listed = await anyio.to_thread.run_sync(resources().listed)
+        return types.ListResourcesResult(
+            resources=[
+                types.Resource(
+                    uri=r.uri,
+                    name=r.name,
+                    title=r.title,
+                    description=r.description,
+                    mime_type=r.mime_type,
+                    size=r.size,
+                    annotations=types.Annotations(last_modified=r.last_modified) if r.last_modified else None,
+                )
+                for r in listed
+            ]
+        )
+
+    async def on_list_resource_templates(_rctx: Any, _params: Any) -> types.ListResourceTemplatesResult:
+        return types.ListResourceTemplatesResult(
+            resource_templates=[
+                types.ResourceTemplate(
+                    uri_template=t.uri_template,
+                    name=t.name,
+                    title=t.title,
+                    description=t.description,
+                    mime_type=t.mime_type,
+                )
+                for t in resources().templates()
+            ]
+        )
+
+    async def on_read_resource(_rctx: Any, params: types.ReadResourceRequestParams) -> types.ReadResourceResult:
+        uri = str(params.uri)
+        try:
+            mime, text = await resources().read(uri)
+        except SapDevsError as exc:
+            raise refused(exc, RESOURCE_NOT_FOUND) from None
+        return types.ReadResourceResult(contents=[types.TextResourceContents(uri=uri, mime_type=mime, text=text)])
+
+    async def on_completion(_rctx: Any, params: types.CompleteRequestParams) -> types.CompleteResult:
+        import anyio
+
+        filled = dict(params.context.arguments or {}) if params.context else {}
+        name, value = params.argument.name, params.argument.value
+        if params.ref.type == "ref/prompt":
+            values = await anyio.to_thread.run_sync(prompts().complete, params.ref.name, name, value, filled)
+        else:
+            values = await anyio.to_thread.run_sync(resources().complete, params.ref.uri, name, value, filled)
+        return types.CompleteResult(completion=types.Completion(values=values, total=len(values), has_more=False))
+
+    return {
+        "on_list_prompts": on_list_prompts,
+        "on_get_prompt": on_get_prompt,
+        "on_list_resources": on_list_resources,
+        "on_list_resource_templates": on_list_resource_templates,
+        "on_read_resource": on_read_resource,
+        "on_completion": on_completion,
+    }
+
+
+RESOURCE_NOT_FOUND = -32002  # the MCP specification's code for a resource that does not exist
 
 
 def warm_up(ctx: ToolContext) -> None:
