@@ -229,3 +229,10 @@ def test_placeholders_are_only_substituted_never_evaluated(tmp_path: Path) -> No
     catalog = Catalog(ToolContext(cwd=tmp_path, layers=company_layers(tmp_path, trusted=False)))
     _, text = catalog.get("company-release-check", {"transport": "{landscape} {0.__class__}", "landscape": "qa"})
     assert "Check transport {landscape} {0.__class__} for qa" in text
+
+
+def test_prompts_reference_is_current() -> None:
+    from sap_devs.mcp.docs import render_prompts_markdown
+
+    committed = (Path(__file__).resolve().parents[1] / "docs" / "PROMPTS.md").read_text(encoding="utf-8")
+    assert committed == render_prompts_markdown(), "docs/PROMPTS.md is stale: run `python -m sap_devs.mcp.docs prompts`"

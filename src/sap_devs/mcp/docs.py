@@ -132,3 +132,77 @@ def render_all() -> str:
     from sap_devs.mcp.registry import discover
 
     return render_tools_markdown(sorted(discover(), key=lambda t: (t.category, t.name)))
+
+
+# -- docs/PROMPTS.md ------------------------------------------------------------------------------
+
+PROMPTS_HEADER = """# sap-devs MCP prompts and resources
+
+Generated from the prompt definitions and resource templates by
+`python -m sap_devs.mcp.docs prompts`; do not edit by hand. Each prompt lives in
+`src/sap_devs/mcp/prompts/<name>.py`; resources in `src/sap_devs/mcp/resources.py`.
+
+Prompts are what clients show as slash commands (Claude Code: `/mcp__sap-devs__<name>`; VS Code,
+Gemini CLI: `/<name>`); resources are attached to a conversation (Claude Code and VS Code: `@`).
+Arguments are strings; a value outside the listed ones, a missing required argument or an argument
+the prompt does not have is refused with a message naming the problem and the valid values.
+The SAP guidance at the end of a prompt comes from the packs' `prompts.yaml` (docs/PACKS.md).
+"""
+
+
+def render_prompts_markdown() -> str:
+    from sap_devs.core import paths
+    from sap_devs.knowledge.layer_paths import Layer
+    from sap_devs.mcp.framework import ToolContext
+    from sap_devs.mcp.prompts import Catalog, discover
+    from sap_devs.mcp.resources import RULES_URI, TEMPLATES
+
+    ctx = ToolContext(layers=[Layer("bundled", paths.bundled_root(), strict=True)])
+    catalog = Catalog(ctx)
+    prompts = discover()
+    out = [PROMPTS_HEADER, f"## Prompts ({len(prompts)})", ""]
+    for prompt in prompts:
+        out += [f"### `{prompt.name}` — {prompt.title}", "", prompt.description, ""]
+        out += ["| Argument | Required | Default | Completion / values | Description |", "|---|---|---|---|---|"]
+        for name, info in prompt.input.model_fields.items():
+            required = info.is_required()
+            default = "" if required or info.default is None else f"`{info.default}`"
+            completer = prompt.complete.get(name)
+            values = ", ".join(f"`{v}`" for v in completer(ctx, {})) if completer else "free text"
+            out.append(
+                f"| `{name}` | {'yes' if required else 'no'} | {default} | {values} | {_cell(info.description or '')} |"
+            )
+        guidance = sorted({pack.id for pack in ctx.knowledge.packs for item in pack.prompts if item.id == prompt.name})
+        out += ["", f"- SAP guidance from the packs: {', '.join(guidance) or 'none'}", ""]
+    own = [p for p in catalog.listed() if p.name not in {b.name for b in prompts}]
+    if own:
+        out += ["Prompts the bundled packs add: " + ", ".join(f"`{p.name}`" for p in own), ""]
+    out += [
+        "## Resources",
+        "",
+        "`resources/list` names each pack's context (standard verbosity), each profile and the active "
+        f"profile's rules (`{RULES_URI}`), as `text/markdown` with their size in bytes and, for packs, "
+        "`lastModified` from the pack's newest file. The templates give the rest; their arguments complete "
+        "(pack ids, verbosities, profiles, documentation sources and page paths).",
+        "",
+        "| URI template | MIME type | What it reads |",
+        "|---|---|---|",
+    ]
+    for template in TEMPLATES:
+        out.append(f"| `{template.uri_template}` | `{template.mime_type}` | {_cell(template.description)} |")
+    out += [
+        "",
+        "An unknown pack, profile, verbosity or page is refused with error code -32002 and the valid values.",
+    ]
+    return "\n".join(out).rstrip() + "\n"
+
+
+if __name__ == "__main__":  # python -m sap_devs.mcp.docs prompts
+    import sys
+    from pathlib import Path
+
+    if sys.argv[1:] != ["prompts"]:
+        sys.exit("usage: python -m sap_devs.mcp.docs prompts  (docs/TOOLS.md: sap-devs tools docs)")
+    target = Path("docs") / "PROMPTS.md"
+    target.write_text(render_prompts_markdown(), encoding="utf-8")
+    print(f"Wrote {target}.")
