@@ -278,3 +278,108 @@ def test_identity_separates_credentials_and_addresses() -> None:
     a, b = identity({"user": user("key:1", "alice")}), identity({"user": user("key:2", "bob")})
     assert a != b and a == identity({"user": user("key:1", "alice")})
     assert identity({"client": ("10.0.0.1", 5)}) != identity({"client": ("10.0.0.2", 5)})
+
+
+@pytest.mark.anyio
+async def test_real_cli_serves_http_with_an_api_key(tmp_path: Path) -> None:
+    """``sap-devs mcp serve --transport http`` as a subprocess: keys from the CLI, the SDK client with one."""
+    import os
+    import socket
+    import time
+
+    env = {**os.environ, "SAP_DEVS_CONFIG_DIR": str(tmp_path / "cfg")}
+    env.pop("SAP_DEVS_API_KEYS_FILE", None)
+    key = _cli("keys", "create", "alice", env=env).stdout.strip()
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen(
+        [sys.executable, "-c", _ENTRY, "mcp", "serve", "--transport", "http", "--port", str(port)],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        base = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                if httpx.get(base + "/readyz").status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            assert proc.poll() is None and time.monotonic() < deadline, "server did not become ready"
+            time.sleep(0.1)
+        assert httpx.post(base + "/mcp", json=INIT, headers=MCP_HEADERS).status_code == 401  # the user's keys apply
+        async with _client(base + "/mcp", "auto", key) as client:
+            assert "search_docs" in {t.name for t in (await client.list_tools()).tools}
+    finally:
+        proc.terminate()
+        _, err = proc.communicate(timeout=30)
+    assert proc.returncode in (0, -15), err  # uvicorn shuts down gracefully, then re-raises SIGTERM
+    assert "Traceback" not in err
+    assert "authentication: API keys" in err and key not in err
+
+
+def test_two_workers_survive_one_being_killed(tmp_path: Path) -> None:
+    """--workers 2: with one worker killed mid-run, requests go on (a failed one is retried once)."""
+    import os
+    import signal
+    import socket
+    import time
+
+    env = {**os.environ, "SAP_DEVS_CONFIG_DIR": str(tmp_path / "cfg")}
+    env.pop("SAP_DEVS_API_KEYS_FILE", None)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen(
+        [sys.executable, "-c", _ENTRY, "mcp", "serve", "--transport", "http", "--port", str(port), "--workers", "2"],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    base = f"http://127.0.0.1:{port}"
+    body = {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}
+    headers = {**MCP_HEADERS, "mcp-protocol-version": "2025-06-18"}
+
+    def call() -> int:
+        for attempt in range(2):
+            try:
+                with httpx.Client(timeout=20) as http:  # a new connection: either worker may take it
+                    answer = http.post(base + "/mcp", json=body, headers=headers)
+                    assert "get_known_errors" in answer.text
+                    return answer.status_code
+            except httpx.TransportError:
+                if attempt:
+                    raise
+        raise AssertionError("unreachable")
+
+    try:
+        deadline = time.monotonic() + 60
+
+        def worker_pids() -> list[int]:
+            kids = Path(f"/proc/{proc.pid}/task/{proc.pid}/children").read_text().split()
+            return [int(p) for p in kids if "spawn_main" in Path(f"/proc/{p}/cmdline").read_text()]
+
+        while True:
+            assert proc.poll() is None and time.monotonic() < deadline, "workers did not start"
+            try:
+                if len(worker_pids()) == 2 and httpx.get(base + "/readyz").status_code == 200:
+                    break
+            except (httpx.TransportError, OSError):
+                pass
+            time.sleep(0.2)
+        workers = worker_pids()
+        statuses = [call() for _ in range(10)]
+        os.kill(workers[-1], signal.SIGKILL)
+        statuses += [call() for _ in range(30)]
+        assert statuses == [200] * 40
+        while len(set(worker_pids()) - set(workers)) < 1:  # uvicorn starts a replacement
+            assert time.monotonic() < deadline + 30, "the killed worker was not replaced"
+            time.sleep(0.2)
+    finally:
+        proc.terminate()
+        proc.communicate(timeout=40)

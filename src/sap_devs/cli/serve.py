@@ -12,6 +12,7 @@ import contextlib
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 
 def run_server(
@@ -133,6 +134,7 @@ def http_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--port", type=int, default=_env_int("SAP_DEVS_HTTP_PORT", 8080, "PORT"), help="Port (8080; $PORT on CF)."
     )
+    p.add_argument("--workers", type=int, default=_env_int("SAP_DEVS_HTTP_WORKERS", 1), help="Worker processes (1).")
     p.add_argument("--profile", "-p", default=env("SAP_DEVS_PROFILE"))
     p.add_argument("--environment", default=None)
     p.add_argument("--tools", dest="tools_mode", default=env("SAP_DEVS_TOOLS", "auto"))
@@ -201,9 +203,41 @@ def http_settings(args: argparse.Namespace) -> object:
     return settings
 
 
+def build_http(argv: list[str]) -> tuple[Any, Any, Any, argparse.Namespace]:
+    """The server, its tool context, the HttpSettings and the parsed options of an http command line;
+    SapDevsError says what is wrong. Also each worker's start with --workers N."""
+    from sap_devs.core.errors import SapDevsError
+    from sap_devs.http.run import open_http_session
+    from sap_devs.knowledge.layer_paths import available_profiles, default_layers
+    from sap_devs.mcp.registry import DEFAULT_PINNED
+    from sap_devs.mcp.server import build_server
+
+    args, unknown = http_parser().parse_known_args(argv)
+    if unknown:
+        raise SapDevsError(f"Unknown option(s) for --transport http: {' '.join(unknown)[:200]}.")
+    if args.workers < 1:
+        raise SapDevsError("--workers must be 1 or more.")
+    settings = http_settings(args)
+    cwd = Path(os.getcwd())
+    if args.profile not in (None, "", "all"):
+        known = available_profiles(default_layers(cwd))
+        if args.profile not in known:
+            raise SapDevsError(f"Unknown profile {args.profile!r}.", hint=f"Choose one of: {', '.join(known)}.")
+    registry, ctx = open_http_session(args.profile, args.environment, cwd)
+    pins = [p.strip() for p in (args.pin or ",".join(DEFAULT_PINNED)).split(",") if p.strip()]
+    unknown_pins = [p for p in pins if p not in registry]
+    if unknown_pins:
+        raise SapDevsError(
+            f"Cannot pin unknown tool(s): {', '.join(unknown_pins)}.", hint="Check `sap-devs tools list`."
+        )
+    server = build_server(registry, ctx, mode=args.tools_mode, pinned=pins)
+    args.banner = f", {registry.resolve_mode(args.tools_mode)} mode, {len(registry.operations())} operations"
+    return server, ctx, settings, args
+
+
 def http_path(argv: list[str]) -> int:
     """``sap-devs mcp serve --transport http ...`` (``--transport stdio`` is the usual stdio server)."""
-    args, unknown = http_parser().parse_known_args(argv)
+    args, _ = http_parser().parse_known_args(argv)
     if args.transport == "stdio":
         rest = [a for a in argv if a != "--transport" and not a.startswith("--transport=") and a != "stdio"]
         code = fast_path(["mcp", "serve", *rest])
@@ -211,37 +245,17 @@ def http_path(argv: list[str]) -> int:
             print("sap-devs: unknown option for the stdio transport; see `sap-devs mcp serve --help`.", file=sys.stderr)
             return 2
         return code
-    if unknown:
-        print(f"sap-devs: unknown option(s) for --transport http: {' '.join(unknown)[:200]}", file=sys.stderr)
-        return 2
     from sap_devs.core.log import setup_logging
 
     setup_logging()
     from sap_devs.core.errors import SapDevsError
-    from sap_devs.knowledge.layer_paths import available_profiles, default_layers
-    from sap_devs.mcp.registry import DEFAULT_PINNED
-    from sap_devs.mcp.server import build_server
 
     try:
-        from sap_devs.http.run import open_http_session, serve_http
+        from sap_devs.http.run import serve_http
 
-        settings = http_settings(args)
-        cwd = Path(os.getcwd())
-        if args.profile not in (None, "", "all"):
-            known = available_profiles(default_layers(cwd))
-            if args.profile not in known:
-                raise SapDevsError(f"Unknown profile {args.profile!r}.", hint=f"Choose one of: {', '.join(known)}.")
-        registry, ctx = open_http_session(args.profile, args.environment, cwd)
-        pins = [p.strip() for p in (args.pin or ",".join(DEFAULT_PINNED)).split(",") if p.strip()]
-        unknown_pins = [p for p in pins if p not in registry]
-        if unknown_pins:
-            raise SapDevsError(
-                f"Cannot pin unknown tool(s): {', '.join(unknown_pins)}.", hint="Check `sap-devs tools list`."
-            )
-        server = build_server(registry, ctx, mode=args.tools_mode, pinned=pins)
-        mode = registry.resolve_mode(args.tools_mode)
+        server, ctx, settings, args = build_http(argv)
         with contextlib.suppress(KeyboardInterrupt):
-            return serve_http(server, ctx, settings, banner=f", {mode} mode, {len(registry.operations())} operations")  # type: ignore[arg-type]
+            return serve_http(server, ctx, settings, banner=args.banner, workers=args.workers, argv=argv)
     except SapDevsError as exc:
         print(f"sap-devs: {exc}", file=sys.stderr)
         return 2

@@ -14,37 +14,64 @@ MAX_HEADER_BYTES = 64 * 1024
 GRACEFUL_SECONDS = 30
 
 
+def uvicorn_options(settings: HttpSettings) -> dict[str, Any]:
+    return {
+        "host": settings.host,
+        "port": settings.port,
+        "log_level": "warning",
+        "access_log": False,  # request lines are not logged by uvicorn; credentials never are
+        "server_header": False,
+        "proxy_headers": False,
+        "h11_max_incomplete_event_size": MAX_HEADER_BYTES,
+        "timeout_graceful_shutdown": GRACEFUL_SECONDS,
+        "timeout_keep_alive": 30,
+        "lifespan": "on",
+    }
+
+
 def uvicorn_config(app: Any, settings: HttpSettings) -> Any:
     import uvicorn
 
-    return uvicorn.Config(
-        app,
-        host=settings.host,
-        port=settings.port,
-        log_level="warning",
-        access_log=False,  # access lines could carry query strings; requests are logged by us, without secrets
-        server_header=False,
-        proxy_headers=False,
-        h11_max_incomplete_event_size=MAX_HEADER_BYTES,
-        timeout_graceful_shutdown=GRACEFUL_SECONDS,
-        timeout_keep_alive=30,
-        lifespan="on",
-    )
+    return uvicorn.Config(app, **uvicorn_options(settings))
 
 
-def serve_http(server: Any, ctx: Any, settings: HttpSettings, *, banner: str = "") -> int:
+WORKER_ARGV = "SAP_DEVS_HTTP_WORKER_ARGV"
+"""The command line, for the worker processes uvicorn starts with --workers (each builds its own server)."""
+
+
+def worker_app() -> Any:
+    """The ASGI app of one worker process (uvicorn's factory with --workers N)."""
+    import json
+    import os
+
+    from sap_devs.cli.serve import build_http
+
+    server, ctx, settings, _ = build_http(json.loads(os.environ[WORKER_ARGV]))
+    return build_app(server, settings, ctx=ctx)
+
+
+def serve_http(
+    server: Any, ctx: Any, settings: HttpSettings, *, banner: str = "", workers: int = 1, argv: list[str] | None = None
+) -> int:
     import uvicorn
 
-    app = build_app(server, settings, ctx=ctx)
     auth = ", ".join(
         name for name, on in (("API keys", settings.api_keys is not None), ("OIDC", settings.oidc is not None)) if on
     )
+    plural = f", {workers} workers" if workers > 1 else ""
     print(
         f"sap-devs MCP server on http://{settings.host}:{settings.port}{settings.path} "
-        f"(Streamable HTTP, stateless{banner}; authentication: {auth or 'none, loopback only'}). Ctrl+C stops it.",
+        f"(Streamable HTTP, stateless{banner}{plural}; authentication: {auth or 'none, loopback only'}). Ctrl+C stops it.",
         file=sys.stderr,
     )
-    uvicorn.Server(uvicorn_config(app, settings)).run()
+    if workers > 1:
+        import json
+        import os
+
+        os.environ[WORKER_ARGV] = json.dumps(argv or [])
+        uvicorn.run(f"{__name__}:worker_app", factory=True, workers=workers, **uvicorn_options(settings))
+        return 0
+    uvicorn.Server(uvicorn_config(build_app(server, settings, ctx=ctx), settings)).run()
     return 0
 
 

@@ -1,0 +1,155 @@
+"""sap-devs over Streamable HTTP on loopback: requests/s and latency at 1, 8 and 32 concurrent clients.
+
+Starts `sap-devs mcp serve --transport http` (1 and 2 uvicorn workers) with an API key, waits for
+/readyz, then sends stateless JSON-RPC POSTs to /mcp from N concurrent httpx clients for a fixed time
+per method: tools/list, tools/call get_known_errors, tools/call search_docs. Prints throughput,
+p50/p99 latency, the 1 -> 2 worker ratio and the resident memory of each worker.
+Usage: python benchmarks/http_latency.py [seconds per cell, default 5] [workers, default "1,2"]
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+
+ROOT = Path(__file__).resolve().parent.parent
+EXE = ROOT / ".venv" / "bin" / "sap-devs"
+HEADERS = {
+    "content-type": "application/json",
+    "accept": "application/json, text/event-stream",
+    "mcp-protocol-version": "2025-06-18",
+}
+CALLS = {
+    "tools/list": {"method": "tools/list", "params": {}},
+    "get_known_errors": {
+        "method": "tools/call",
+        "params": {"name": "get_known_errors", "arguments": {"query": "SQL error 258: insufficient privilege"}},
+    },
+    "search_docs": {
+        "method": "tools/call",
+        "params": {"name": "search_docs", "arguments": {"query": "CDS association with an on condition", "limit": 5}},
+    },
+}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def children(pid: int) -> list[int]:
+    try:
+        return [int(p) for p in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except OSError:
+        return []
+
+
+async def load(url: str, key: str, body: dict, clients: int, seconds: float) -> tuple[int, int, list[float]]:
+    latencies: list[float] = []
+    errors = 0
+    stop = time.perf_counter() + seconds
+    headers = {**HEADERS, "authorization": f"Bearer {key}"}
+
+    async def client() -> None:
+        nonlocal errors
+        async with httpx.AsyncClient(timeout=30, limits=httpx.Limits(max_connections=1)) as http:
+            i = 0
+            while time.perf_counter() < stop:
+                i += 1
+                start = time.perf_counter()
+                r = await http.post(url, json={"jsonrpc": "2.0", "id": i, **body}, headers=headers)
+                if r.status_code != 200 or "error" in r.json():
+                    errors += 1
+                latencies.append(time.perf_counter() - start)
+
+    await asyncio.gather(*(client() for _ in range(clients)))
+    return len(latencies), errors, latencies
+
+
+def pct(values: list[float], q: float) -> float:
+    return statistics.quantiles(values, n=100)[int(q) - 1] * 1000 if len(values) > 1 else values[0] * 1000
+
+
+def run(workers: int, seconds: float) -> dict[tuple[str, int], float]:
+    cfg = tempfile.mkdtemp(prefix="sap-devs-bench-")
+    env = {**os.environ, "SAP_DEVS_CONFIG_DIR": cfg, "SAP_DEVS_TOOL_TIMEOUT": "60"}
+    key = subprocess.run([EXE, "keys", "create", "bench"], env=env, capture_output=True, text=True, check=True)
+    port = free_port()
+    proc = subprocess.Popen(
+        [
+            EXE,
+            "mcp",
+            "serve",
+            "--transport",
+            "http",
+            "--port",
+            str(port),
+            "--workers",
+            str(workers),
+            "--max-concurrent",
+            "64",
+        ],
+        env=env,
+        stderr=subprocess.DEVNULL,
+    )
+    base = f"http://127.0.0.1:{port}"
+    rates: dict[tuple[str, int], float] = {}
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                if httpx.get(base + "/readyz").status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            if time.monotonic() > deadline:
+                raise SystemExit("server did not become ready")
+            time.sleep(0.2)
+        for body in CALLS.values():  # warm every worker (first search_docs opens the index)
+            asyncio.run(load(base + "/mcp", key.stdout.strip(), body, 4 * workers, 1.0))
+        print(f"\n{workers} worker(s)")
+        print(f"{'call':18} {'clients':>7} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'errors':>6}")
+        for name, body in CALLS.items():
+            for clients in (1, 8, 32):
+                n, errors, lat = asyncio.run(load(base + "/mcp", key.stdout.strip(), body, clients, seconds))
+                rates[(name, clients)] = n / seconds
+                print(f"{name:18} {clients:7d} {n / seconds:8.0f} {pct(lat, 50):8.1f} {pct(lat, 99):8.1f} {errors:6d}")
+        pids = children(proc.pid) if workers > 1 else [proc.pid]
+        worker_pids = [p for p in pids if rss_mb(p) > 40] or pids
+        print("worker RSS MB: " + ", ".join(f"{rss_mb(p):.0f}" for p in worker_pids))
+    finally:
+        proc.terminate()
+        proc.wait(30)
+    return rates
+
+
+def main() -> None:
+    seconds = float(sys.argv[1]) if len(sys.argv) > 1 else 5.0
+    counts = [int(w) for w in (sys.argv[2] if len(sys.argv) > 2 else "1,2").split(",")]
+    print(f"sap-devs HTTP benchmark, {seconds:g} s per cell, {os.cpu_count()} CPUs")
+    results = {w: run(w, seconds) for w in counts}
+    if 1 in results and 2 in results:
+        print("\nthroughput ratio 2 workers / 1 worker")
+        for cell, rate in results[1].items():
+            print(f"{cell[0]:18} {cell[1]:7d} {results[2][cell] / rate:8.2f}")
+
+
+if __name__ == "__main__":
+    main()
