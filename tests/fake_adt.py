@@ -401,6 +401,11 @@ class FakeAdt:
                 return fail(400, "ExceptionDataPreview", "Table or view is unknown or not active")
             one = query.get("rowNumber", ["100"])[0] == "1"
             return ok((DATA / ("datapreview-t000-one-row.xml" if one else "datapreview-t000.xml")).read_bytes())
+        if path.startswith("/sap/bc/adt/apireleases/") and h.command == "GET":
+            # sapcli's recorded state of I_STATISTICALKEYFIGURECAT; other objects are not releasable here
+            if path.endswith("/sap/bc/adt/ddic/ddl/sources/i_statisticalkeyfigurecat"):
+                return ok((DATA / "apirelease.xml").read_bytes(), "application/vnd.sap.adt.apirelease.v11+xml")
+            return fail(404, "ExceptionResourceNotFound", f"No API release information for {path[24:]}")
         if path == "/sap/bc/adt/runtime/dumps" or path.startswith("/sap/bc/adt/runtime/dump/"):
             return self._dumps(h.command, path, query, ok, fail)
         if path == "/sap/bc/adt/abapunit/testruns" or path.startswith("/sap/bc/adt/runtime/traces/coverage/"):

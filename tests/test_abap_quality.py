@@ -236,3 +236,22 @@ async def test_compare_a_version_with_the_active_source(adt, tmp_path) -> None:
     assert same["identical"] is True and same["diff"] == ""
     unknown = await call(ctx, "compare_versions", name="ZTEST_PROGRAM", kind="program", a="00001")
     assert unknown.is_error and "no version '00001'" in unknown.text and "00042" in unknown.text
+
+
+async def test_api_release_state_from_the_system(adt, tmp_path) -> None:
+    ctx = context(adt, tmp_path)
+    out = await ok(ctx, "get_api_release_state", name="I_STATISTICALKEYFIGURECAT", kind="cds_view")
+    assert out["released"] is True and out["type"] == "DDLS/DF"
+    c0, c1 = out["contracts"]
+    assert (c0["contract"], c0["state"]) == ("C0", "NOT_RELEASED")
+    assert (c1["contract"], c1["state"], c1["key_user_apps"], c1["cloud_development"]) == (
+        "C1",
+        "RELEASED",
+        True,
+        False,
+    )
+    assert c1["changed_at"] == "2018-01-25T23:00:00Z" and "ABAP Cloud" in c1["meaning"]
+    request = next(r for r in adt.requests if r.path.startswith("/sap/bc/adt/apireleases/"))
+    assert "application/vnd.sap.adt.apirelease.v11+xml" in request.headers["accept"]
+    missing = await call(ctx, "get_api_release_state", name="ZDDL_SAMPLE", kind="cds_view")
+    assert missing.is_error and "No API release information" in missing.text
