@@ -87,6 +87,9 @@ def inject(
                 row = engine.status(t, load, verbosity, profile)  # type: ignore[arg-type]
                 failed += row.state in ("mismatched markers", "unreadable")
                 typer.echo(f"{label}: {row.state}" + (f" ({row.detail})" if row.detail else ""))
+                warning = engine.duplicate(t, home, root) if t.scope == "project" else None
+                if warning:
+                    typer.echo(f"Warning: {warning}")
             elif uninstall:
                 outcome = engine.uninstall(t, dry_run=dry_run)
                 typer.echo(f"{label}: {outcome.status}")
@@ -95,6 +98,9 @@ def inject(
             else:
                 outcome = engine.inject(t, load, verbosity, profile, dry_run=dry_run)  # type: ignore[arg-type]
                 typer.echo(f"{label}: {outcome.status} ({engine.describe(outcome.block)})")
+                warning = engine.duplicate(t, home, root)
+                if warning:
+                    typer.echo(f"Warning: {warning}", err=True)
                 if dry_run and outcome.diff:
                     typer.echo(outcome.diff, nl=False)
         except SapDevsError as exc:

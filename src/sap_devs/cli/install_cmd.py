@@ -156,16 +156,37 @@ def install(
     if spec.origin:
         typer.echo(f"Server {spec.id!r} is defined by {spec.origin}, not by sap-devs' bundled packs.")
     failed = 0
+    done = []
     for t in _targets(server, client, scope, root, servers):
         try:
             _report(mcp_install.install(t, spec, dry_run=dry_run), show_diff=dry_run)
+            done.append(t)
         except SapDevsError as exc:
             failed += 1
             typer.echo(f"sap-devs: {exc}", err=True)
-    if not dry_run and not failed:
-        typer.echo(f"Command: {spec.command} {' '.join(spec.args)}. Restart the clients to pick it up.")
+    if not dry_run and done:
+        typer.echo(f"Command: {spec.command} {' '.join(spec.args)}")
+        for t in done:
+            step = mcp_install.client_step(t) or f"restart {t.client.name} (or start a new session) to load it"
+            typer.echo(f"Next, {t.client.name} ({t.scope}): {step}.")
+    for warning in _scope_warnings({t.client.id for t in done}, server, root):
+        typer.echo(f"Warning: {warning}", err=True)
     if failed:
         raise typer.Exit(1)
+
+
+def _scope_warnings(client_ids: set[str], server: str, root: Path) -> list[str]:
+    """The server in several scopes of one client, and conflicting entries, for the given clients."""
+    from sap_devs.integrations import clients as table
+    from sap_devs.integrations import mcp_install
+
+    home = table.home_dir()
+    warnings: list[str] = []
+    for c in table.CLIENTS:
+        if c.id in client_ids:
+            rows = [mcp_install.status(mcp_install.target(c, cfg, home, root, server), server) for cfg in c.mcp]
+            warnings += mcp_install.scope_warnings(rows)
+    return warnings
 
 
 def uninstall(
@@ -198,7 +219,8 @@ def status(
     client: list[str] | None = typer.Option(None, "--client", "-c", help="Only these clients (default: all)."),
     project: Path | None = PROJECT_OPTION,
 ) -> None:
-    """Show, per client and scope, whether the server is installed and its command still exists."""
+    """Show, per client and scope, whether the server is installed, its command and arguments, and the step
+    left in the client. Exits 1 when a file is malformed or an entry's command is missing."""
     from sap_devs.core.errors import SapDevsError
     from sap_devs.integrations import clients as table
     from sap_devs.integrations import mcp_install
@@ -210,16 +232,24 @@ def status(
         chosen = table.select(client, home)[0] if client else list(table.CLIENTS)
     except SapDevsError as exc:
         raise fail(str(exc)) from None
-    malformed = 0
+    bad = 0
     for c in chosen:
-        for config in c.mcp:
-            row = mcp_install.status(mcp_install.target(c, config, home, root, server), server)
+        rows = [mcp_install.status(mcp_install.target(c, config, home, root, server), server) for config in c.mcp]
+        for row in rows:
             state = row.state
             if row.state == "installed" and row.command is not None:
                 state += f", command {'exists' if row.command_exists else 'MISSING'}: {row.command}"
+                state += f" {' '.join(row.args or [])}".rstrip()
+                if row.profile:
+                    state += f" (profile {row.profile})"
             elif row.detail:
                 state += f" ({row.detail})"
-            malformed += row.state == "malformed"
-            typer.echo(f"{c.id:<15} {config.scope:<8} {state} - {row.target.path}")
-    if malformed:
+            bad += row.state == "malformed" or row.command_exists is False
+            typer.echo(f"{c.id:<15} {row.target.scope:<8} {state} - {row.target.path}")
+            step = mcp_install.client_step(row.target) if row.state == "installed" else None
+            if step:
+                typer.echo(f"{'':<24} next: {step}")
+        for warning in mcp_install.scope_warnings(rows):
+            typer.echo(f"Warning: {warning}")
+    if bad:
         raise typer.Exit(1)

@@ -333,6 +333,27 @@ def targets(clients: list[Client], scope: Scope, home: Path, project: Path) -> t
     return found, notes
 
 
+def duplicate(t: InjectTarget, home: Path, project: Path) -> str | None:
+    """A warning when the client's file of the other scope holds a sap-devs block too: the client loads
+    both (Gemini CLI, Claude Code and Codex read the user and the project file), so the block counts twice."""
+    other_scope: Scope = "user" if t.scope == "project" else "project"
+    other = t.client.instruction_file(other_scope)
+    if other is None:
+        return None
+    path = resolve(other.path, home, project)
+    try:
+        text = read_text(path)
+        found = find_block(path, text) if text is not None else None
+    except SapDevsError:
+        return None
+    if found is None or path == t.path:
+        return None
+    return (
+        f"{t.client.name} also reads the sap-devs block in {path} ({other_scope} scope, {len(found.text):,} characters): "
+        f"it loads both. Keep one: `sap-devs inject --scope {other_scope} --uninstall -c {t.client.id}`."
+    )
+
+
 @dataclass
 class Outcome:
     target: InjectTarget

@@ -508,6 +508,30 @@ class StatusRow:
     detail: str = ""
     command: str | None = None
     command_exists: bool | None = None
+    args: list[str] | None = None
+
+    @property
+    def profile(self) -> str | None:
+        args = self.args or []
+        return next((args[i + 1] for i, a in enumerate(args[:-1]) if a == "--profile"), None)
+
+
+# What the user still has to do in the client before a server it reads from the project runs.
+_CLIENT_STEPS: dict[tuple[str, str], str] = {
+    ("claude-code", "project"): "Claude Code asks before it starts servers from a project's .mcp.json: "
+    "run `claude` in the project and approve it (or /mcp), else it stays 'pending approval'",
+    ("gemini-cli", "project"): "Gemini CLI ignores a project's .gemini/settings.json in untrusted folders: "
+    "trust the folder when Gemini asks (or with /permissions)",
+    ("codex", "project"): "Codex reads a project's .codex/config.toml only in trusted projects: "
+    "trust the project when Codex asks",
+    ("vscode", "project"): "VS Code asks before it starts a workspace server: start it from .vscode/mcp.json "
+    "or the MCP: List Servers command",
+}
+
+
+def client_step(t: Target) -> str | None:
+    """The step left in the client itself before it runs a server from this file (approve, trust the folder)."""
+    return _CLIENT_STEPS.get((t.client.id, t.scope))
 
 
 def command_exists(command: str) -> bool:
@@ -532,6 +556,30 @@ def status(t: Target, server_id: str) -> StatusRow:
     if entry is None:
         return StatusRow(t, "not installed")
     command = entry.get("command") if isinstance(entry, dict) else None
+    args = entry.get("args") if isinstance(entry, dict) else None
+    args = [str(a) for a in args] if isinstance(args, list) else []
     if not isinstance(command, str):
-        return StatusRow(t, "installed", "entry has no command")
-    return StatusRow(t, "installed", command=command, command_exists=command_exists(command))
+        return StatusRow(t, "installed", "entry has no command", args=args)
+    return StatusRow(t, "installed", command=command, command_exists=command_exists(command), args=args)
+
+
+def entry_of(row: StatusRow) -> tuple[str | None, tuple[str, ...]]:
+    return row.command, tuple(row.args or ())
+
+
+def scope_warnings(rows: list[StatusRow]) -> list[str]:
+    """Warnings for one client's rows: the server in several scopes (the client loads each, or
+    reports conflicting scopes), and entries that differ between them."""
+    installed = [r for r in rows if r.state == "installed"]
+    if len(installed) < 2:
+        return []
+    client = installed[0].target.client.name
+    where = ", ".join(f"{r.target.scope} ({r.target.path})" for r in installed)
+    warnings = [
+        f"{client} has this server in {len(installed)} scopes: {where}; keep one (`sap-devs mcp uninstall "
+        f"-c {installed[0].target.client.id} --scope SCOPE`)."
+    ]
+    if len({entry_of(r) for r in installed}) > 1:
+        detail = "; ".join(f"{r.target.scope}: {r.command} {' '.join(r.args or [])}" for r in installed)
+        warnings.append(f"{client}: the entries conflict, the client picks one by its own precedence ({detail}).")
+    return warnings
