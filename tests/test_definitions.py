@@ -42,14 +42,32 @@ def test_definition_is_complete(tool) -> None:
     tool.input.model_validate(tool.example)  # the documented example call is valid
 
 
-@pytest.mark.parametrize("tool", TOOLS, ids=lambda t: t.name)
+LIMITED = [t for t in TOOLS if "limit" in t.input_schema.get("properties", {})]
+
+
+@pytest.mark.parametrize("tool", LIMITED, ids=lambda t: t.name)
 def test_limits_follow_the_envelope_families(tool) -> None:
-    limit = tool.input_schema.get("properties", {}).get("limit")
-    if limit is None:
-        return
+    limit = tool.input_schema["properties"]["limit"]
     assert (limit["default"], limit["maximum"]) in {(10, 50), (20, 100), (5, 50)}
     assert limit["minimum"] == 1
     assert {"count", "total", "results", "hint"} <= set(tool.output_schema["properties"])
+    args = {k: v for k, v in tool.example.items() if k != "limit"}
+    validator = Draft202012Validator(tool.input_schema)
+    assert validator.is_valid({**args, "limit": limit["maximum"]})
+    assert not validator.is_valid({**args, "limit": limit["maximum"] + 1}), "the maximum is enforced"
+    assert not validator.is_valid({**args, "limit": 0})
+    with pytest.raises(ValueError):
+        tool.input.model_validate({**args, "limit": limit["maximum"] + 1})
+
+
+def test_every_tool_answering_a_result_list_takes_a_limit() -> None:
+    unlimited = {
+        t.name
+        for t in TOOLS
+        if t.output_schema and "results" in t.output_schema.get("properties", {}) and t not in LIMITED
+    }
+    # check_released_api answers exactly the names it is given, and those are bounded by max_length
+    assert unlimited == {"check_released_api"}
 
 
 # Parameters of modules other engineers own, still unbounded: listed per tool so every other

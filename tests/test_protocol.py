@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -24,25 +23,30 @@ ERAS = ["legacy", "auto"]  # legacy = initialize handshake; auto = 2026-07-28 se
 REGISTRY = Registry.default()
 RECORDED = Path(__file__).parent / "data" / "recorded"
 
-INVALID_ARGS: dict[str, dict[str, Any]] = {
-    "list_packs": {"limit": 0},
-    "get_context": {"verbosity": "everything"},
-    "get_tip": {"topic": ""},
-    "search_resources": {},
-    "get_known_errors": {"query": 42},
-    "get_samples": {"limit": "many"},
-    "check_tools": {"limit": 1000},
-    "check_project": {"path": "relative/path"},
-    "search_events": {"scope": "galactic"},
-    "search_tutorials": {"query": "cap", "level": "expert"},
-    "get_recent_news": {"limit": 51},
-    "search_discovery": {"query": "hana", "type": "planets"},
-    "get_news_detail": {"community_url": "file:///etc/passwd"},
-    "search_learning_journeys": {"query": ""},
-    "search_videos": {"limit": 0},
-    "search_docs": {"query": "cds", "product": "sap-gui"},
-    "read_doc": {"id": "cap-js/docs:cds/cdl.md", "url": "https://cap.cloud.sap/docs/cds/cdl"},
-    "check_released_api": {"names": []},
+# Each invalid call and what the error must say: the parameter at fault and the rule it broke, so
+# an agent can correct its call (any error, or any text containing "must be", is not enough).
+INVALID_ARGS: dict[str, tuple[dict[str, Any], str]] = {
+    "list_packs": ({"limit": 0}, "'limit': Input should be greater than or equal to 1"),
+    "get_context": ({"verbosity": "everything"}, "'verbosity': Input should be 'minimal', 'standard' or 'full'"),
+    "get_tip": ({"topic": ""}, "'topic': String should have at least 1 character"),
+    "search_resources": ({}, "'query' is required"),
+    "get_known_errors": ({"query": 42}, "'query': Input should be a valid string"),
+    "get_samples": ({"limit": "many"}, "'limit': Input should be a valid integer"),
+    "check_tools": ({"limit": 1000}, "'limit': Input should be less than or equal to 100"),
+    "check_project": ({"path": "relative/path"}, "path must be absolute, got 'relative/path'"),
+    "search_events": ({"scope": "galactic"}, "'scope': Input should be 'local', 'regional', 'global' or 'virtual'"),
+    "search_tutorials": ({"query": "cap", "level": "expert"}, "'level': Input should be 'beginner'"),
+    "get_recent_news": ({"limit": 51}, "'limit': Input should be less than or equal to 50"),
+    "search_discovery": ({"query": "hana", "type": "planets"}, "'type': Input should be 'missions' or 'services'"),
+    "get_news_detail": ({"community_url": "file:///etc/passwd"}, "community_url must be an https://community.sap.com/"),
+    "search_learning_journeys": ({"query": ""}, "'query': String should have at least 1 character"),
+    "search_videos": ({"limit": 0}, "'limit': Input should be greater than or equal to 1"),
+    "search_docs": ({"query": "cds", "product": "sap-gui"}, "'product': Input should be 'cap'"),
+    "read_doc": (
+        {"id": "cap-js/docs:cds/cdl.md", "url": "https://cap.cloud.sap/docs/cds/cdl"},
+        "give exactly one of: id, url",
+    ),
+    "check_released_api": ({"names": []}, "'names': List should have at least 1 item"),
 }
 
 
@@ -92,11 +96,26 @@ async def test_tools_list_has_every_tool_with_schemas_and_annotations(server, mo
         assert tool.description and tool.title
 
 
-def _every_call_valid(tool_name: str, result: Any) -> None:
+# example calls whose answer is legitimately empty offline: learning journeys come only from a sync
+EMPTY_OFFLINE = {"search_learning_journeys"}
+
+
+def _every_call_valid(tool_name: str, args: dict[str, Any], result: Any) -> None:
     assert not result.is_error, result.content[0].text
-    schema = REGISTRY.get(tool_name).output_schema  # type: ignore[union-attr]
-    Draft202012Validator(schema).validate(result.structured_content)
-    assert json.loads(result.content[0].text) == result.structured_content
+    tool = REGISTRY.get(tool_name)
+    assert tool is not None
+    Draft202012Validator(tool.output_schema).validate(result.structured_content)
+    answer = result.structured_content
+    if "results" in answer:  # the shared envelope: the page, its size, the total and the limit agree
+        limit = args.get("limit", tool.input_schema["properties"].get("limit", {}).get("default", 10**6))
+        assert answer["count"] == len(answer["results"]) <= limit, tool_name
+        assert answer["count"] <= answer["total"], tool_name
+        if answer["total"] > answer["count"]:
+            assert answer["hint"], f"{tool_name}: a truncated page says how to see more"
+        if tool_name not in EMPTY_OFFLINE:
+            assert answer["count"] >= 1, f"{tool_name}: its documented example finds nothing"
+    else:
+        assert any(v not in (None, "", [], {}) for v in answer.values()), tool_name
 
 
 @pytest.mark.parametrize("mode", ERAS)
@@ -104,19 +123,22 @@ async def test_every_tool_with_valid_arguments(server, mode: str) -> None:
     async with Client(server, mode=mode) as client:
         for tool in REGISTRY.operations():
             result = await client.call_tool(tool.name, tool.example)
-            _every_call_valid(tool.name, result)
+            _every_call_valid(tool.name, tool.example, result)
 
 
 @pytest.mark.parametrize("mode", ERAS)
 async def test_every_tool_with_invalid_arguments(server, mode: str) -> None:
     assert set(INVALID_ARGS) == {t.name for t in REGISTRY.operations()}, "every tool needs an invalid-arguments case"
     async with Client(server, mode=mode) as client:
-        for name, args in INVALID_ARGS.items():
+        for name, (args, says) in INVALID_ARGS.items():
             result = await client.call_tool(name, args)
             assert result.is_error, name
             assert result.structured_content is None
             text = result.content[0].text
-            assert text.startswith(f"Invalid arguments for {name}") or "must be" in text, text
+            assert says in text, text
+            if says.startswith("'"):  # a schema violation names the tool and lists its parameters
+                assert text.startswith(f"Invalid arguments for {name}: {says}"), text
+                assert "Parameters: " in text, text
 
 
 @pytest.mark.parametrize("mode", ERAS)
