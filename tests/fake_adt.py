@@ -228,6 +228,7 @@ class FakeAdt:
         self.moves_at_lock: dict[str, str] = {}  # uri -> package another user moves it to just before our lock
         self.checked: list[str] = []
         self.created: list[str] = []
+        self.create_bodies: list[str] = []
         self.activated: list[str] = []
         self.transport_bodies: list[str] = []
         self.released: list[str] = []
@@ -447,6 +448,36 @@ class FakeAdt:
                 "http://www.sap.com/adt/oo/interfaces",
                 "application/vnd.sap.adt.oo.interfaces.v5+xml",
             ),
+            "/sap/bc/adt/ddic/ddl/sources": (
+                "DDLS/DF",
+                "ddl:ddlSource",
+                "http://www.sap.com/adt/ddic/ddlsources",
+                "application/vnd.sap.adt.ddlSource+xml",
+            ),
+            "/sap/bc/adt/acm/dcl/sources": (
+                "DCLS/DL",
+                "dcl:dclSource",
+                "http://www.sap.com/adt/acm/dclsources",
+                "application/vnd.sap.adt.dclSource+xml",
+            ),
+            "/sap/bc/adt/bo/behaviordefinitions": (
+                "BDEF/BDO",
+                "blue:blueSource",
+                "http://www.sap.com/wbobj/blue",
+                "application/vnd.sap.adt.blues.v1+xml",
+            ),
+            "/sap/bc/adt/ddic/ddlx/sources": (
+                "DDLX/EX",
+                "ddlx:ddlxSource",
+                "http://www.sap.com/adt/ddic/ddlxsources",
+                "application/vnd.sap.adt.ddic.ddlx.v1+xml",
+            ),
+            "/sap/bc/adt/ddic/srvd/sources": (
+                "SRVD/SRV",
+                "srvd:srvdSource",
+                "http://www.sap.com/adt/ddic/srvdsources",
+                "application/vnd.sap.adt.ddic.srvd.v1+xml",
+            ),
         }
         if h.command == "POST" and path in collections:
             import re as regex
@@ -459,11 +490,13 @@ class FakeAdt:
                 return fail(400, "ExceptionResourceAlreadyExists", f"{name} already exists")
             if not package.startswith("$") and not query.get("corrNr"):
                 return fail(400, "ExceptionInvalidData", "A transport request is required")
+            if h.headers.get("content-type", "").split(";")[0] != accept:
+                return fail(415, "ExceptionResourceNotAcceptable", f"Content type {accept} expected")
             skeleton = {
                 "PROG/P": f"REPORT {name.lower()}.\n",
                 "CLAS/OC": f"CLASS {name.lower()} DEFINITION.\nENDCLASS.\n",
                 "INTF/OI": f"INTERFACE {name.lower()} PUBLIC.\nENDINTERFACE.\n",
-            }[adt_type]
+            }.get(adt_type, "")
             with self._lock:
                 self.objects[uri] = Obj(
                     uri,
@@ -475,6 +508,7 @@ class FakeAdt:
                     skeleton,
                 )
                 self.created.append(uri)
+                self.create_bodies.append(body.decode())
             return ok(self.objects[uri].metadata, accept)
 
         obj_uri, _, rest = next(

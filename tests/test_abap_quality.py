@@ -255,3 +255,80 @@ async def test_api_release_state_from_the_system(adt, tmp_path) -> None:
     assert "application/vnd.sap.adt.apirelease.v11+xml" in request.headers["accept"]
     missing = await call(ctx, "get_api_release_state", name="ZDDL_SAMPLE", kind="cds_view")
     assert missing.is_error and "No API release information" in missing.text
+
+
+CDS = "define view entity ZI_SALESORDER as select from zsales_order\n{\n  key order_id\n}\n"
+
+
+async def test_create_cds_view_writes_and_activates_in_one_call(adt, tmp_path) -> None:
+    ctx = context(adt, tmp_path, writes=True)
+    args = {"name": "ZI_SALESORDER", "package": "$TMP", "description": "Sales orders", "source": CDS}
+    out = await ok(ctx, "create_object", type="cds_view", **args)
+    assert out["uri"] == "/sap/bc/adt/ddic/ddl/sources/zi_salesorder" and out["activated"] is True
+    created = next(r for r in adt.requests if r.method == "POST" and r.path == "/sap/bc/adt/ddic/ddl/sources")
+    assert created.headers["content-type"] == "application/vnd.sap.adt.ddlSource+xml"
+    assert adt.objects[out["uri"]].source == CDS and adt.locks == {}
+    assert "zi_salesorder" in adt.activated[-1]
+    read = await ok(ctx, "get_cds_view", name="ZI_SALESORDER")
+    assert read["source"].startswith("define view entity ZI_SALESORDER")
+
+
+@pytest.mark.parametrize(
+    ("kind", "collection", "marker"),
+    [
+        ("access_control", "/sap/bc/adt/acm/dcl/sources", 'adtcore:type="DCLS/DL"'),
+        ("behavior_definition", "/sap/bc/adt/bo/behaviordefinitions", 'adtcore:type="BDEF/BDO"'),
+        ("metadata_extension", "/sap/bc/adt/ddic/ddlx/sources", 'adtcore:type="DDLX/EX"'),
+        ("service_definition", "/sap/bc/adt/ddic/srvd/sources", 'srvd:srvdSourceType="S"'),
+    ],
+)
+async def test_create_each_rap_type(adt, tmp_path, kind, collection, marker) -> None:
+    ctx = context(adt, tmp_path, writes=True)
+    out = await ok(
+        ctx, "create_object", type=kind, name="ZR_SALESORDER", package="$TMP", description="x", source="// source\n"
+    )
+    assert out["uri"] == f"{collection}/zr_salesorder" and adt.objects[out["uri"]].source == "// source\n"
+    assert marker in adt.create_bodies[-1] and 'adtcore:packageRef adtcore:name="$TMP"' in adt.create_bodies[-1]
+    assert adt.locks == {}
+
+
+async def test_create_object_reports_activation_errors_and_leaves_it_inactive(adt, tmp_path) -> None:
+    ctx = context(adt, tmp_path, writes=True)
+    outcome = await call(
+        ctx, "create_object", type="cds_view", name="ZFAIL_VIEW", package="$TMP", description="x", source=CDS
+    )
+    assert outcome.is_error and "was created in $TMP but did not activate" in outcome.text
+    assert "/sap/bc/adt/ddic/ddl/sources/zfail_view" in adt.objects and adt.locks == {}
+
+
+@pytest.mark.parametrize(
+    ("package", "transport", "message"),
+    [
+        ("SAP_BASIS", None, "package SAP_BASIS is not in the allowed packages"),
+        ("ZPROD", None, "a transport request is required"),
+    ],
+)
+async def test_create_object_follows_the_safety_policy(adt, tmp_path, package, transport, message) -> None:
+    assert context(adt, tmp_path).registry.get("create_object") is None, "listed only with writes"
+    ctx = context(adt, tmp_path, writes=True)
+    outcome = await call(
+        ctx, "create_object", type="behavior_definition", name="ZR_X", package=package, description="x", source="x"
+    )
+    assert outcome.is_error and message in outcome.text
+    assert adt.created == [] and adt.changes() == []
+
+
+async def test_create_object_in_a_transportable_package(adt, tmp_path) -> None:
+    ctx = context(adt, tmp_path, writes=True)
+    out = await ok(
+        ctx,
+        "create_object",
+        type="service_definition",
+        name="ZUI_SALESORDER",
+        package="ZPROD",
+        description="Sales order service",
+        source="define service ZUI_SALESORDER { expose ZI_SALESORDER; }\n",
+        transport="DEVK900123",
+    )
+    assert out["transport"] == "DEVK900123"
+    assert all(r.query.get("corrNr") == ["DEVK900123"] for r in adt.requests if r.method == "PUT")

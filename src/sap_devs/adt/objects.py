@@ -45,6 +45,7 @@ KINDS: dict[str, Kind] = {
         Kind("behavior_definition", "BDEF/BDO", "/sap/bc/adt/bo/behaviordefinitions", _v("blues", "v1")),
         Kind("metadata_extension", "DDLX/EX", "/sap/bc/adt/ddic/ddlx/sources", _v("ddic.ddlx", "v1")),
         Kind("service_definition", "SRVD/SRV", "/sap/bc/adt/ddic/srvd/sources", _v("ddic.srvd", "v1")),
+        Kind("access_control", "DCLS/DL", "/sap/bc/adt/acm/dcl/sources", _v("dclSource", "")),
         Kind("package", "DEVC/K", "/sap/bc/adt/packages", _v("packages", "v2", "v1"), has_source=False),
         Kind(
             "data_element", "DTEL/DE", "/sap/bc/adt/ddic/dataelements", _v("dataelements", "v2", "v1"), has_source=False

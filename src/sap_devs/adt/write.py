@@ -149,6 +149,38 @@ CREATE_SHAPES = {
         "application/vnd.sap.adt.oo.interfaces.v5+xml",
         "",
     ),
+    # RAP and CDS sources, in the shapes sapcli sends (sap/adt/objects.py, behaviordefinition.py,
+    # metadatextension.py, businessservice.py)
+    "cds_view": (
+        "ddl:ddlSource",
+        "http://www.sap.com/adt/ddic/ddlsources",
+        "application/vnd.sap.adt.ddlSource+xml",
+        ' adtcore:type="DDLS/DF"',
+    ),
+    "access_control": (
+        "dcl:dclSource",
+        "http://www.sap.com/adt/acm/dclsources",
+        "application/vnd.sap.adt.dclSource+xml",
+        ' adtcore:type="DCLS/DL"',
+    ),
+    "behavior_definition": (
+        "blue:blueSource",
+        "http://www.sap.com/wbobj/blue",
+        "application/vnd.sap.adt.blues.v1+xml",
+        ' adtcore:type="BDEF/BDO"',
+    ),
+    "metadata_extension": (
+        "ddlx:ddlxSource",
+        "http://www.sap.com/adt/ddic/ddlxsources",
+        "application/vnd.sap.adt.ddic.ddlx.v1+xml",
+        ' adtcore:type="DDLX/EX"',
+    ),
+    "service_definition": (
+        "srvd:srvdSource",
+        "http://www.sap.com/adt/ddic/srvdsources",
+        "application/vnd.sap.adt.ddic.srvd.v1+xml",
+        ' adtcore:type="SRVD/SRV" srvd:srvdSourceType="S"',
+    ),
 }
 _NAME_RULE = re.compile(r"^(?:[YZ][A-Z0-9_]{0,29}|/[A-Z0-9_]{1,10}/[A-Z0-9_]{1,29})$")
 
@@ -172,7 +204,7 @@ async def create_object(
     source: str | None = None,
     transport: str | None = None,
 ) -> WriteReport:
-    """Create a program, class or interface, then (optionally) write its first source."""
+    """Create a program, class, interface or RAP/CDS source object, then (optionally) write its first source."""
     check_new_name(name)
     policy.check_write(package, name.upper())
     if not is_local(package) and not transport:

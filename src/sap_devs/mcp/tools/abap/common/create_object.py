@@ -1,0 +1,100 @@
+"""create_object: a new CDS or RAP source object, written and activated in one call (writes only)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from sap_devs.mcp.framework import Annotations, Tool, ToolContext, ToolError, ToolInput, ToolOutput
+from sap_devs.mcp.tools.abap._shared import MODERN, name_field
+
+ObjectType = Literal["cds_view", "access_control", "behavior_definition", "metadata_extension", "service_definition"]
+
+
+class Input(ToolInput):
+    type: ObjectType = Field(description="DDLS, DCLS, BDEF, DDLX or SRVD.")
+    name: str = name_field("New object name (Z*, Y* or /NAMESPACE/)", "ZI_SALESORDER")
+    package: str = name_field("Package", "$TMP")
+    description: str = Field(min_length=1, max_length=60, description="Max 60 characters.")
+    source: str = Field(min_length=1, max_length=2_000_000, description="The full source.")
+    transport: str | None = Field(
+        None, max_length=10, pattern=r"^[A-Z0-9]{3}K\d{6}$", description="Transport for non-local packages."
+    )
+
+
+class Message(BaseModel):
+    type: str
+    text: str
+    line: int | None = None
+
+
+class Output(ToolOutput):
+    name: str
+    uri: str
+    package: str
+    transport: str | None = None
+    activated: bool
+    messages: list[Message] = Field(default_factory=list)
+
+
+async def handle(params: Input, ctx: ToolContext) -> Output:
+    from sap_devs.adt.checks import activate
+    from sap_devs.adt.write import create_object
+
+    client = ctx.adt()
+    report = await create_object(
+        client,
+        ctx.policy(),
+        params.type,
+        params.name,
+        package=params.package,
+        description=params.description,
+        source=params.source,
+        transport=params.transport,
+    )
+    if not report.unlocked:
+        raise ToolError(
+            f"{report.name} was created and written, but the unlock failed; it was not activated.",
+            hint="The lock ends with the session; activate it with activate_objects later.",
+        )
+    found = await activate(client, [(report.uri, report.name)])
+    messages = [Message(type=m.type, text=m.text, line=m.line) for m in found]
+    errors = [m for m in messages if m.type == "E"]
+    if errors:
+        detail = "; ".join(f"{m.text}" + (f" (line {m.line})" if m.line else "") for m in errors[:5])
+        raise ToolError(
+            f"{report.name} was created in {report.package} but did not activate: {detail}",
+            hint="It stays inactive: fix the source with write_source (syntax_check shows the errors), "
+            "then activate_objects.",
+        )
+    return Output(
+        name=report.name,
+        uri=report.uri,
+        package=report.package,
+        transport=report.transport,
+        activated=True,
+        messages=messages,
+    )
+
+
+TOOL = Tool(
+    name="create_object",
+    title="Create CDS or RAP object",
+    description="Create a CDS view entity, access control, behavior definition, metadata extension or service definition in an allowed package, write its source and activate it in one call; activation errors come back with the object left inactive.",
+    category="abap",
+    action="create",
+    input=Input,
+    output=Output,
+    handler=handle,
+    annotations=Annotations(read_only=False, destructive=False, idempotent=False, open_world=True),
+    available_in=MODERN,
+    needs_system=True,
+    example={
+        "type": "cds_view",
+        "name": "ZI_SALESORDER",
+        "package": "$TMP",
+        "description": "Sales orders",
+        "source": "define view entity ZI_SALESORDER as select from zsales_order { key order_id }",
+    },
+)
