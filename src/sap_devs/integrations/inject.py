@@ -46,6 +46,7 @@ its syntax or options: `search_docs`, then `read_doc` for the page (cite its URL
 Call these instead of answering SAP specifics from memory; product behaviour and versions change often."""
 
 _LOWER: dict[str, Verbosity] = {"full": "standard", "standard": "minimal"}
+_RANK = {"minimal": 0, "standard": 1, "full": 2}
 
 
 @dataclass(frozen=True)
@@ -154,7 +155,7 @@ def render_block(
     ``verbosity`` None is the lean default: the packs at minimal, and packs that are not required
     only while the block stays within ``LEAN_CHARS`` (about 3,000 tokens). To fit the limit, the
     known-errors table loses the rows of the lowest-priority packs first, then the lowest-priority packs lose verbosity one level at a
-    time down to minimal, then packs that are not required are left out, lowest priority first.
+    time (all leave full before any goes to minimal), then packs that are not required are left out, lowest priority first.
     Required packs are never left out: if they do not fit at minimal, the block is cut after a
     whole line and says so (``Block.cut``). An int ``room`` is a limit in bytes for the block alone."""
     if isinstance(sel, list):
@@ -174,9 +175,10 @@ def render_block(
             table.pop()
             continue
         higher = [i for i, (_, level) in enumerate(levels) if level in _LOWER]
-        if higher:
-            pack, level = levels[higher[-1]]
-            levels[higher[-1]] = (pack, _LOWER[level])
+        if higher:  # one level at a time: every pack leaves full before any goes down to minimal
+            i = max(higher, key=lambda n: (_RANK[levels[n][1]], n))
+            pack, level = levels[i]
+            levels[i] = (pack, _LOWER[level])
             lowered[pack.id] = _LOWER[level]
             continue
         optional = [i for i, (p, _) in enumerate(levels) if p.id not in sel.required]
