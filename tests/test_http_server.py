@@ -383,3 +383,34 @@ def test_two_workers_survive_one_being_killed(tmp_path: Path) -> None:
     finally:
         proc.terminate()
         proc.communicate(timeout=40)
+
+
+def test_access_log_has_request_id_identity_and_tool_but_no_secret(
+    tmp_path: Path, key_file: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    key, entry = create_key(key_file, "alice")
+    server, ctx = _server(tmp_path)
+    call = {
+        "jsonrpc": "2.0",
+        "id": 7,
+        "method": "tools/call",
+        "params": {"name": "get_known_errors", "arguments": {"query": "secret-looking argument"}},
+    }
+    headers = {**MCP_HEADERS, "mcp-protocol-version": "2025-06-18"}
+    with (
+        sap_devs_http(server, HttpSettings(api_keys=key_file), ctx) as base,
+        caplog.at_level("INFO", logger="sap_devs.http.access"),
+    ):
+        ok = httpx.post(
+            base + "/mcp", json=call, headers={**headers, "Authorization": f"Bearer {key}", "X-Request-Id": "req-42"}
+        )
+        refused = httpx.post(base + "/mcp", json=call, headers={**headers, "X-Request-Id": "bad id;<x>"})
+    assert ok.status_code == 200 and ok.headers["x-request-id"] == "req-42"
+    assert refused.status_code == 401 and len(refused.headers["x-request-id"]) == 32
+    lines = [json.loads(r.getMessage()) for r in caplog.records if r.name == "sap_devs.http.access"]
+    first = next(line for line in lines if line["request_id"] == "req-42")
+    assert first["status"] == 200 and first["rpc"] == "tools/call" and first["tool"] == "get_known_errors"
+    assert first["auth"] == "api_key" and first["subject"] == "alice" and first["client"] == f"key:{entry.id}"
+    second = next(line for line in lines if line["request_id"] == refused.headers["x-request-id"])
+    assert second["status"] == 401 and "subject" not in second
+    assert key not in caplog.text and "secret-looking" not in caplog.text

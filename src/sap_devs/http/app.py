@@ -11,7 +11,10 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import re
 import threading
+import time
+import uuid
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,7 +39,7 @@ from starlette.middleware.authentication import AuthenticationMiddleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from sap_devs.core.errors import SapDevsError
 from sap_devs.http.keys import KeyStore, looks_like_key
@@ -242,6 +245,100 @@ class ConcurrencyLimit:
                 del self.active[who]
 
 
+_REQUEST_ID = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
+access_log = logging.getLogger("sap_devs.http.access")
+
+
+def _who(scope: Scope) -> dict[str, str]:
+    user = scope.get("user")
+    if not isinstance(user, AuthenticatedUser):
+        return {}
+    token = user.access_token
+    method = str((token.claims or {}).get("auth", "bearer"))
+    return {"auth": method, "client": token.client_id, "subject": token.subject or ""}
+
+
+class AccessLog:
+    """One JSON line per request: request id (the client's X-Request-Id when sane, else new; echoed
+    back), method, path, status, duration, identity and, for MCP calls, the JSON-RPC method and tool
+    name. Never a header value, a token or an argument."""
+
+    def __init__(self, app: ASGIApp, max_body: int) -> None:
+        self.app, self.max_body = app, max_body
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["path"] in OPEN_PATHS:
+            await self.app(scope, receive, send)
+            return
+        given = next((v.decode("latin-1") for k, v in scope["headers"] if k == b"x-request-id"), "")
+        request_id = given if _REQUEST_ID.match(given) else uuid.uuid4().hex
+        started = time.perf_counter()
+        status = 0
+        body = bytearray()
+
+        async def recording_receive() -> Message:
+            message = await receive()
+            if message["type"] == "http.request" and len(body) <= self.max_body:
+                body.extend(message.get("body", b""))
+            return message
+
+        async def tagging_send(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+                message = {**message, "headers": [*message.get("headers", []), (b"x-request-id", request_id.encode())]}
+            await send(message)
+
+        try:
+            await self.app(scope, recording_receive, tagging_send)
+        finally:
+            if access_log.isEnabledFor(logging.INFO):
+                entry: dict[str, Any] = {
+                    "request_id": request_id,
+                    "method": scope["method"],
+                    "path": scope["path"],
+                    "status": status,
+                    "ms": round((time.perf_counter() - started) * 1000, 1),
+                    **_who(scope),
+                    **_rpc(bytes(body)),
+                }
+                access_log.info(json.dumps(entry, ensure_ascii=False))
+
+
+def _rpc(body: bytes) -> dict[str, str]:
+    """The JSON-RPC method and tool name of a request body (nothing else from it)."""
+    try:
+        message = json.loads(body) if body else None
+    except ValueError:
+        return {}
+    if not isinstance(message, dict) or not isinstance(message.get("method"), str):
+        return {}
+    found = {"rpc": message["method"][:64]}
+    params = message.get("params")
+    if message["method"] == "tools/call" and isinstance(params, dict) and isinstance(params.get("name"), str):
+        found["tool"] = params["name"][:64]
+    return found
+
+
+def setup_access_log() -> None:
+    """JSON lines on stderr for ``sap_devs.http.access`` (SAP_DEVS_ACCESS_LOG=0 turns them off)."""
+    import os
+    import sys
+
+    from sap_devs.core.log import RedactingFilter
+
+    if os.environ.get("SAP_DEVS_ACCESS_LOG", "1").strip().lower() in ("0", "false", "no", "off"):
+        return
+    if access_log.handlers:
+        return
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("%(message)s"))
+    handler.addFilter(RedactingFilter())
+    access_log.addHandler(handler)
+    access_log.setLevel(logging.INFO)
+    access_log.propagate = False
+
+
 def build_app(server: Any, settings: HttpSettings, *, ctx: Any = None) -> Starlette:
     """The Starlette app serving ``server`` (from ``build_server``) as configured by ``settings``."""
     settings.check()
@@ -282,6 +379,7 @@ def build_app(server: Any, settings: HttpSettings, *, ctx: Any = None) -> Starle
             well_known = urlsplit(str(metadata_url)).path
             for path in dict.fromkeys([well_known, "/.well-known/oauth-protected-resource"]):
                 routes.append(Route(path, endpoint=endpoint, methods=["GET", "OPTIONS"]))
+    middleware.append(Middleware(AccessLog, max_body=settings.max_body))
     state = {"ready": False}
 
     async def healthz(_request: Request) -> Response:

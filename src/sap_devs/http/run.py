@@ -6,7 +6,7 @@ import logging
 import sys
 from typing import Any
 
-from sap_devs.http.app import HttpSettings, build_app
+from sap_devs.http.app import HttpSettings, build_app, setup_access_log
 
 log = logging.getLogger(__name__)
 
@@ -47,14 +47,20 @@ def worker_app() -> Any:
     from sap_devs.cli.serve import build_http
 
     server, ctx, settings, _ = build_http(json.loads(os.environ[WORKER_ARGV]))
+    setup_access_log()
     return build_app(server, settings, ctx=ctx)
 
 
 def serve_http(
     server: Any, ctx: Any, settings: HttpSettings, *, banner: str = "", workers: int = 1, argv: list[str] | None = None
 ) -> int:
+    import anyio
     import uvicorn
 
+    if settings.oidc is not None:  # a wrong issuer or JWKS URL is one clear line, before anything listens
+        from sap_devs.http.oidc import OidcVerifier
+
+        anyio.run(OidcVerifier(settings.oidc).start)
     auth = ", ".join(
         name for name, on in (("API keys", settings.api_keys is not None), ("OIDC", settings.oidc is not None)) if on
     )
@@ -71,8 +77,10 @@ def serve_http(
         os.environ[WORKER_ARGV] = json.dumps(argv or [])
         uvicorn.run(f"{__name__}:worker_app", factory=True, workers=workers, **uvicorn_options(settings))
         return 0
-    uvicorn.Server(uvicorn_config(build_app(server, settings, ctx=ctx), settings)).run()
-    return 0
+    setup_access_log()
+    http_server = uvicorn.Server(uvicorn_config(build_app(server, settings, ctx=ctx), settings))
+    http_server.run()
+    return 0 if http_server.started else 1
 
 
 LOCAL_ONLY_TOOLS = frozenset({"check_project", "check_tools"})
