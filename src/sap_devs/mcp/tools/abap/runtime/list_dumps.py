@@ -6,7 +6,7 @@ from datetime import datetime
 
 from pydantic import BaseModel, Field
 
-from sap_devs.mcp.framework import LIST_LIMIT, Envelope, Tool, ToolContext, ToolInput, limit_field
+from sap_devs.mcp.framework import LIST_LIMIT, Envelope, Tool, ToolContext, ToolError, ToolInput, limit_field
 from sap_devs.mcp.tools.abap._shared import ALL_SYSTEMS
 
 
@@ -38,7 +38,10 @@ Output = Envelope[DumpItem]
 async def handle(params: Input, ctx: ToolContext) -> Output:
     from sap_devs.adt.runtime import list_dumps
 
-    since = datetime.fromisoformat(params.since.rstrip("Z")) if params.since else None
+    try:
+        since = datetime.fromisoformat(params.since.rstrip("Z")) if params.since else None
+    except ValueError:
+        raise ToolError(f"since {params.since!r} is not a date.", hint="Use e.g. 2026-11-28T08:00:00.") from None
     found = await list_dumps(ctx.adt(), user=params.user, since=since, limit=params.limit)
     items = [DumpItem(**entry.__dict__) for entry in found]
     return Output.build(items, limit=params.limit, entity="runtime errors", refine_hint=False)
