@@ -212,3 +212,22 @@ def test_only_old_unfinished_temp_files_are_swept(tmp_path) -> None:
         os.utime(p, (1000, 1000))
     assert fs.remove_stale_temp_files(tmp_path, older_than=600) == 1
     assert not old.exists() and fresh.exists() and visible.exists() and hidden_other.exists()
+
+
+# ---- a tool context that was given no policy is read-only --------------------------------------
+
+
+def test_a_context_without_a_policy_refuses_writes_transports_data_and_other_clients(tmp_path) -> None:
+    from sap_devs.adt.abap_sql import QueryRefused, check_select
+    from sap_devs.adt.safety import PolicyError
+    from sap_devs.mcp.framework import ToolContext
+
+    policy = ToolContext(cwd=tmp_path).policy()
+    with pytest.raises(PolicyError, match="ABAP writes are off"):
+        policy.check_write("$TMP", "ZREPORT")
+    with pytest.raises(PolicyError, match="is refused"):
+        policy.check_transports("Releasing a transport request")
+    assert policy.data is False, "business data stays on the system unless SAP_DEVS_ADT_DATA=1"
+    with pytest.raises(QueryRefused, match="SAP_DEVS_ADT_CROSS_CLIENT"):
+        check_select("SELECT * FROM sflight USING CLIENT '200'", cross_client=policy.cross_client)
+    assert policy.packages == ("$TMP", "Z*")
