@@ -414,3 +414,29 @@ def test_access_log_has_request_id_identity_and_tool_but_no_secret(
     second = next(line for line in lines if line["request_id"] == refused.headers["x-request-id"])
     assert second["status"] == 401 and "subject" not in second
     assert key not in caplog.text and "secret-looking" not in caplog.text
+
+
+def test_metrics_count_requests_per_tool_with_bounded_labels(open_server: str) -> None:
+    headers = {**MCP_HEADERS, "mcp-protocol-version": "2025-06-18"}
+    for name in ("get_known_errors", "no_such_tool_" + "x" * 40):
+        call = {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "tools/call",
+            "params": {"name": name, "arguments": {"query": "x"}},
+        }
+        httpx.post(open_server + "/mcp", json=call, headers=headers)
+    httpx.post(open_server + "/mcp", json={"jsonrpc": "2.0", "id": 2, "method": "made/up"}, headers=headers)
+    text = httpx.get(open_server + "/metrics").text
+    assert 'sap_devs_http_requests_total{auth="none",rpc="tools/call",status="200",tool="get_known_errors"}' in text
+    assert 'tool="other"' in text and 'rpc="other"' in text and "no_such_tool" not in text and "made/up" not in text
+    assert 'sap_devs_http_request_duration_seconds_bucket{auth="none",le="0.005",rpc="tools/call"' in text
+
+
+def test_metrics_need_a_credential_when_authentication_is_on(tmp_path: Path, key_file: Path) -> None:
+    key, _ = create_key(key_file, "prometheus")
+    server, ctx = _server(tmp_path)
+    with sap_devs_http(server, HttpSettings(api_keys=key_file), ctx) as base:
+        assert httpx.get(base + "/metrics").status_code == 401
+        scraped = httpx.get(base + "/metrics", headers={"Authorization": f"Bearer {key}"})
+        assert scraped.status_code == 200 and "sap_devs_http_requests_total" in scraped.text

@@ -263,8 +263,8 @@ class AccessLog:
     back), method, path, status, duration, identity and, for MCP calls, the JSON-RPC method and tool
     name. Never a header value, a token or an argument."""
 
-    def __init__(self, app: ASGIApp, max_body: int) -> None:
-        self.app, self.max_body = app, max_body
+    def __init__(self, app: ASGIApp, max_body: int, metrics: Any = None) -> None:
+        self.app, self.max_body, self.metrics = app, max_body, metrics
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope["path"] in OPEN_PATHS:
@@ -292,7 +292,8 @@ class AccessLog:
         try:
             await self.app(scope, recording_receive, tagging_send)
         finally:
-            if access_log.isEnabledFor(logging.INFO):
+            logged = access_log.isEnabledFor(logging.INFO)
+            if logged or self.metrics is not None:
                 entry: dict[str, Any] = {
                     "request_id": request_id,
                     "method": scope["method"],
@@ -302,7 +303,10 @@ class AccessLog:
                     **_who(scope),
                     **_rpc(bytes(body)),
                 }
-                access_log.info(json.dumps(entry, ensure_ascii=False))
+                if self.metrics is not None and scope["path"] != "/metrics":
+                    self.metrics.observe(entry)
+                if logged:
+                    access_log.info(json.dumps(entry, ensure_ascii=False))
 
 
 def _rpc(body: bytes) -> dict[str, str]:
@@ -337,6 +341,17 @@ def setup_access_log() -> None:
     access_log.addHandler(handler)
     access_log.setLevel(logging.INFO)
     access_log.propagate = False
+
+
+class MetricsEndpoint:
+    """GET /metrics in the Prometheus text format."""
+
+    def __init__(self, metrics: Any) -> None:
+        self.metrics = metrics
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        body, content_type = self.metrics.exposition()
+        await Response(body, headers={"content-type": content_type})(scope, receive, send)
 
 
 def build_app(server: Any, settings: HttpSettings, *, ctx: Any = None) -> Starlette:
@@ -379,7 +394,14 @@ def build_app(server: Any, settings: HttpSettings, *, ctx: Any = None) -> Starle
             well_known = urlsplit(str(metadata_url)).path
             for path in dict.fromkeys([well_known, "/.well-known/oauth-protected-resource"]):
                 routes.append(Route(path, endpoint=endpoint, methods=["GET", "OPTIONS"]))
-    middleware.append(Middleware(AccessLog, max_body=settings.max_body))
+    from sap_devs.http.metrics import Metrics
+
+    metrics = Metrics(t.name for t in ctx.registry) if ctx is not None and ctx.registry is not None else Metrics(())
+    middleware.append(Middleware(AccessLog, max_body=settings.max_body, metrics=metrics))
+
+    metrics_app: ASGIApp = MetricsEndpoint(metrics)
+    if settings.authenticated:  # the same credentials as /mcp: scrape with an API key
+        metrics_app = ChallengingRequireAuth(metrics_app, required, None)
     state = {"ready": False}
 
     async def healthz(_request: Request) -> Response:
@@ -392,6 +414,7 @@ def build_app(server: Any, settings: HttpSettings, *, ctx: Any = None) -> Starle
         Route(settings.path, endpoint=mcp_app),
         Route("/healthz", endpoint=healthz, methods=["GET"]),
         Route("/readyz", endpoint=readyz, methods=["GET"]),
+        Route("/metrics", endpoint=metrics_app, methods=["GET"]),
     ]
 
     @contextlib.asynccontextmanager
