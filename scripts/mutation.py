@@ -50,7 +50,10 @@ TARGETS: dict[str, tuple[list[str], list[str] | None]] = {
     "core/fs.py": (["tests/test_refusals.py", "tests/test_http_and_cache.py"], None),
     "core/cache.py": (["tests/test_cache.py", "tests/test_http_and_cache.py"], None),
     "knowledge/layers.py": (["tests/test_layers.py", "tests/test_hostile_packs.py"], None),
-    "knowledge/trust.py": (["tests/test_hostile_packs.py", "tests/test_layers.py", "tests/test_cli.py"], None),
+    "knowledge/trust.py": (
+        ["tests/test_trust.py", "tests/test_hostile_packs.py", "tests/integrations/test_trust_cli.py"],
+        None,
+    ),
     "integrations/inject.py": (
         ["tests/integrations/test_inject.py"],
         ["find_block", "_written_by_us", "_meta", "_assembler", "_newline", "neutralise", "uninstall"],
