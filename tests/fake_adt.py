@@ -238,7 +238,8 @@ class FakeAdt:
         self.atc_system_variant: str | None = "STANDARD"
         self.unit_runs: list[tuple[str, str]] = []  # (content type, run configuration)
         self.coverage_queries: list[str] = []
-        self.dump_queries: list[dict[str, list[str]]] = []
+        self.dump_queries: list[dict[str, list[str]]] = []  # also the system-message and gateway feeds
+        self.gateway = True  # the system has the SAP Gateway error log
         self.delay = 0.0
         self.bearer_tokens: set[str] = set()  # OAuth access tokens accepted instead of the password
         self._ids = itertools.count(1)
@@ -407,6 +408,13 @@ class FakeAdt:
             if path.endswith("/sap/bc/adt/ddic/ddl/sources/i_statisticalkeyfigurecat"):
                 return ok((DATA / "apirelease.xml").read_bytes(), "application/vnd.sap.adt.apirelease.v11+xml")
             return fail(404, "ExceptionResourceNotFound", f"No API release information for {path[24:]}")
+        if path in ("/sap/bc/adt/runtime/systemmessages", "/sap/bc/adt/gw/errorlog") and h.command == "GET":
+            with self._lock:
+                self.dump_queries.append(query)
+            if path == "/sap/bc/adt/gw/errorlog" and not self.gateway:
+                return fail(404, "ExceptionResourceNotFound", f"Resource {path} does not exist")
+            name = "system-messages.xml" if path.endswith("systemmessages") else "gateway-errors.xml"
+            return ok((DATA / name).read_bytes(), "application/atom+xml;type=feed")
         if path == "/sap/bc/adt/runtime/dumps" or path.startswith("/sap/bc/adt/runtime/dump/"):
             return self._dumps(h.command, path, query, ok, fail)
         if path == "/sap/bc/adt/abapunit/testruns" or path.startswith("/sap/bc/adt/runtime/traces/coverage/"):

@@ -332,3 +332,27 @@ async def test_create_object_in_a_transportable_package(adt, tmp_path) -> None:
     )
     assert out["transport"] == "DEVK900123"
     assert all(r.query.get("corrNr") == ["DEVK900123"] for r in adt.requests if r.method == "PUT")
+
+
+async def test_system_messages_and_gateway_errors(adt, tmp_path) -> None:
+    ctx = context(adt, tmp_path)
+    messages = await ok(ctx, "list_system_messages")
+    first = messages["results"][0]
+    assert (first["title"], first["author"]) == ("Planned downtime", "BASISADMIN")
+    assert first["text"] == "The system is down for the kernel upgrade on Saturday 08:00-12:00."
+    errors = await ok(ctx, "get_gateway_errors", user="developer", limit=5)
+    assert errors["results"][0]["title"] == "Frontend Error: No service found"
+    assert "ZUI_SALESORDER_O4" in errors["results"][0]["text"] and errors["results"][0]["user"] == "DEVELOPER"
+    assert adt.dump_queries[-1]["$query"] == ["and( equals( user, DEVELOPER ) )"] and adt.dump_queries[-1]["$top"] == [
+        "5"
+    ]
+    adt.gateway = False
+    missing = await call(ctx, "get_gateway_errors")
+    assert missing.is_error and "no /sap/bc/adt/gw/errorlog feed" in missing.text and "SAP Gateway" in missing.text
+
+
+def test_gateway_and_system_messages_are_not_offered_everywhere() -> None:
+    from sap_devs.mcp.registry import Registry, discover
+
+    cloud = Registry(discover(), environment="cloud", system=True).names()
+    assert "get_gateway_errors" not in cloud and "list_system_messages" not in cloud and "list_dumps" in cloud

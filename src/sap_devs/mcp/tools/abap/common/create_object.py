@@ -81,7 +81,7 @@ async def handle(params: Input, ctx: ToolContext) -> Output:
 TOOL = Tool(
     name="create_object",
     title="Create CDS or RAP object",
-    description="Create a CDS view entity, access control, behavior definition, metadata extension or service definition in an allowed package, write its source and activate it in one call; activation errors come back with the object left inactive.",
+    description="Create a CDS view entity, access control, behavior definition, metadata extension or service definition in an allowed package, write its source and activate it in one call; activation errors come back as a tool error.",
     category="abap",
     action="create",
     input=Input,

@@ -85,7 +85,7 @@ async def handle(params: Input, ctx: ToolContext) -> Output:
 TOOL = Tool(
     name="get_dump",
     title="ABAP short dump",
-    description="One ABAP runtime error (short dump) from the user's system: error, exception, program, include and line, source extract, what happened and error analysis, plus sap-devs' known-error cause and fix when the runtime error is a known one.",
+    description="Details of one ABAP runtime error (short dump) by its id from list_dumps: error, exception, program, include and line, source extract, what happened and error analysis, plus sap-devs' known-error cause and fix when the runtime error is a known one.",
     category="abap",
     action="read",
     input=Input,

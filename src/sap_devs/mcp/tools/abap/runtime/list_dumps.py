@@ -50,7 +50,7 @@ async def handle(params: Input, ctx: ToolContext) -> Output:
 TOOL = Tool(
     name="list_dumps",
     title="ABAP runtime errors (ST22)",
-    description="List recent ABAP runtime errors (short dumps, ST22) on the user's system, newest first: runtime error, terminated program, user and time; filter by user or time, then read one with get_dump.",
+    description="Which ABAP runtime errors (short dumps, ST22) occurred on the user's system, newest first: runtime error, terminated program, user and time; filter by user or since a time, then read one with get_dump.",
     category="abap",
     action="list",
     input=Input,
