@@ -31,6 +31,7 @@ EXPECTED_TYPES: dict[str, list[str]] = {
     "abap-cheat-sheets": ["ABAP (abapGit)"],
     "cap-sflight": ["CAP (Node.js)", "MTA", "App router", "SAPUI5 / Fiori"],
     "cloud-cap-samples-java": ["CAP (Java)", "App router", "SAPUI5 / Fiori"],
+    "cloud-cap-samples": ["CAP (Node.js)", "MTA", "SAPUI5 / Fiori"],  # CAP projects in npm workspaces
     "fiori-tools-v4-travel": ["SAPUI5 / Fiori"],
     "btp-cap-multitenant-saas-kyma": ["CAP (Node.js)", "App router", "Kyma / Helm", "SAPUI5 / Fiori"],
 }

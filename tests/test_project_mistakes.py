@@ -313,3 +313,29 @@ def test_abapgit_objects_outside_the_starting_folder(tmp_path: Path, baseline: B
 
     finding = seeded("abap-cheat-sheets", tmp_path, baseline, "outside the starting folder", mutate)
     assert finding.severity == "warning" and finding.message.startswith("2 serialized ABAP object file(s)")
+
+
+# --- monorepos ----------------------------------------------------------------------------------
+
+
+def test_a_mistake_in_one_workspace_of_a_monorepo(tmp_path: Path, baseline: Baseline) -> None:
+    root = copy("cloud-cap-samples", tmp_path)
+    report = check_project(root, baseline=baseline)
+    assert report.detection.types[0] == "CAP (Node.js)", "the npm workspaces hold CAP projects"
+    assert not [f for f in report.findings if "@sap/cds" in f.message and "maintenance" in f.message], (
+        "'>=5' installs the current release"
+    )
+    edit_json(
+        root / "orders" / "package.json", lambda p: p["cds"]["requires"].update({"[production]": {"auth": "mocked"}})
+    )
+    finding = only(root, baseline, "'mocked' authentication")
+    assert finding.severity == "error" and finding.file == "orders/package.json"
+    assert finding.message.startswith("orders/package.json: the [production] profile")
+
+
+def test_the_same_finding_in_several_workspaces_is_one_finding(tmp_path: Path, baseline: Baseline) -> None:
+    root = copy("cloud-cap-samples", tmp_path)
+    for name in ("orders", "reviews"):
+        edit_json(root / name / "package.json", lambda p: p["dependencies"].update({"@sap/cds": "^7"}))
+    finding = only(root, baseline, "is out of maintenance")
+    assert finding.severity == "warning" and finding.message.startswith("In 2 workspaces (orders, reviews): ")

@@ -133,7 +133,7 @@ def _major(spec: Any) -> int | None:
     return parsed[0] if parsed else None
 
 
-def _highest_major(spec: str) -> float | None:
+def highest_major(spec: str) -> float | None:
     """The highest major an npm range allows (inf when open-ended); None when it cannot be read."""
     best: float | None = None
     for alternative in spec.split("||"):
@@ -187,7 +187,7 @@ def dependency_findings(root: Path, reader: _Reader, pkg: dict[str, Any] | None,
         and baseline.cds_major is not None
         and cds_major >= baseline.cds_major
     ):
-        highest = _highest_major(node_range[:200])
+        highest = highest_major(node_range[:200])
         if highest is not None and highest < required[0]:
             out.append(
                 Finding(

@@ -391,6 +391,17 @@ _MAX_IGNORE_PATTERNS = 2_000  # far above a real .gitignore; each pattern costs 
 
 
 def _ignored_by_git(root: Path, reader: _Reader, name: str) -> bool:
+    """Does a .gitignore in ``root`` or a parent folder up to the project root list ``name``?"""
+    folder = root
+    while True:
+        if _ignored_here(folder, reader, name):
+            return True
+        if folder == reader.root or reader.root not in folder.parents:
+            return False
+        folder = folder.parent
+
+
+def _ignored_here(root: Path, reader: _Reader, name: str) -> bool:
     raw = reader.text(root / ".gitignore") or ""
     patterns = 0
     for line in raw.splitlines():
@@ -511,7 +522,8 @@ def _cap_findings(
                 file="package.json",
             )
         )
-    if det.cap_version and cds_current:
+    spec = deps.get("@sap/cds")
+    if det.cap_version and cds_current and not _allows_major(spec, parse_version(cds_current)):
         line = _line_of(reader.text(root / "package.json"), '"@sap/cds"')
         out.extend(dataclasses.replace(f, line=line) for f in _cds_version_findings(det.cap_version, cds_current))
     if not reader.is_file(root / "default-env.json") and not _ignored_by_git(root, reader, "default-env.json"):
@@ -546,6 +558,17 @@ def _cap_findings(
             )
         )
     return out
+
+
+def _allows_major(spec: Any, current: tuple[int, int, int] | None) -> bool:
+    """Does an npm range let npm install the current major ('>=7', '*', '9 || 10')? Then the
+    installed version is not behind, whatever the range starts from."""
+    from sap_devs.doctor.mistakes import highest_major
+
+    if not isinstance(spec, str) or current is None:
+        return False
+    highest = highest_major(spec[:200])
+    return highest is not None and highest >= current[0] and (highest == float("inf") or "||" in spec)
 
 
 def _cds_version_findings(have_text: str, current: str) -> list[Finding]:
@@ -910,6 +933,91 @@ def _ui5_findings(root: Path, reader: _Reader, det: Detection, baseline: Baselin
     return out
 
 
+_MAX_SUBPROJECTS = 50
+
+
+def _cap_subprojects(root: Path, reader: _Reader, pkg: dict[str, Any] | None) -> list[tuple[Path, dict[str, Any]]]:
+    """CAP Node.js projects in the npm workspaces of a monorepo (cloud-cap-samples: bookshop, orders ...)."""
+    workspaces = pkg.get("workspaces") if pkg is not None else None
+    if isinstance(workspaces, dict):  # yarn: {"packages": [...]}
+        workspaces = workspaces.get("packages")
+    patterns = [w.strip("./") for w in _as_list(workspaces) if isinstance(w, str) and w.strip("./")]
+    if not patterns:
+        return []
+    out: list[tuple[Path, dict[str, Any]]] = []
+    for manifest in reader.markers().get("package.json", []):
+        folder = manifest.parent
+        if folder == root or len(out) >= _MAX_SUBPROJECTS:
+            continue
+        rel = reader.rel(folder)
+        if not any(fnmatch.fnmatch(rel, pattern) for pattern in patterns):
+            continue
+        sub = reader.json(manifest)
+        if sub is None:
+            continue
+        deps, dev = _deps(sub)
+        if "@sap/cds" in deps or "@sap/cds" in dev:
+            out.append((folder, sub))
+    return out
+
+
+def _with_root_tooling(sub: dict[str, Any], pkg: dict[str, Any]) -> dict[str, Any]:
+    """A workspace's package.json as npm sees it: the root's devDependencies and scripts are hoisted."""
+    merged = dict(sub)
+    _deps_root, dev_root = _deps(pkg)
+    _deps_sub, dev_sub = _deps(sub)
+    merged["devDependencies"] = {**dev_root, **dev_sub}
+    scripts_root = pkg.get("scripts") if isinstance(pkg.get("scripts"), dict) else {}
+    scripts_sub = sub.get("scripts") if isinstance(sub.get("scripts"), dict) else {}
+    merged["scripts"] = {**scripts_root, **scripts_sub}
+    return merged
+
+
+def _in_folder(finding: Finding, prefix: str) -> Finding:
+    """A sub-project's finding, its file named from the project root."""
+    if finding.file is None or finding.file.startswith(prefix + "/"):
+        return finding
+    message = finding.message
+    if message.startswith(finding.file):
+        message = f"{prefix}/{message}"
+    return dataclasses.replace(finding, file=f"{prefix}/{finding.file}", message=message)
+
+
+def _subproject_findings(
+    root: Path, reader: _Reader, det: Detection, pkg: dict[str, Any], baseline: Baseline
+) -> list[Finding]:
+    from sap_devs.doctor import mistakes
+
+    groups: dict[tuple[str, str, str, str | None], list[Finding]] = {}
+    subprojects = _cap_subprojects(root, reader, pkg)
+    for folder, sub in subprojects:
+        if not reader.check():
+            break
+        view = _with_root_tooling(sub, pkg)
+        sub_det = Detection(cap_runtime="nodejs", deployment=det.deployment)
+        deps, _dev = _deps(sub)
+        version = deps.get("@sap/cds")
+        sub_det.cap_version = _clean_range(version)[:60] if isinstance(version, str) else None
+        found = [
+            *_cap_findings(folder, reader, sub_det, view, baseline.cds),
+            *mistakes.production_findings(folder, reader, sub_det, sub),
+            *mistakes.dependency_findings(folder, reader, view, baseline),
+            *_secret_findings(folder, reader),
+        ]
+        prefix = reader.rel(folder)
+        for f in found:
+            groups.setdefault((f.category, f.severity, f.message, f.fix), []).append(_in_folder(f, prefix))
+    out: list[Finding] = []
+    for same in groups.values():  # the same finding in several workspaces is one finding
+        if len(same) == 1:
+            out.append(same[0])
+            continue
+        where = [f.file.split("/")[0] for f in same if f.file]
+        shown = ", ".join(where[:4]) + (f" and {len(where) - 4} more" if len(where) > 4 else "")
+        out.append(dataclasses.replace(same[0], message=f"In {len(same)} workspaces ({shown}): {same[0].message}"))
+    return out
+
+
 def check_project(
     root: Path,
     *,
@@ -936,6 +1044,13 @@ def check_project(
         *(mistakes.production_findings(root, reader, det, pkg) if cap_node else []),
         *(mistakes.dependency_findings(root, reader, pkg, baseline) if cap_node else []),
         *_secret_findings(root, reader),
+    ]
+    if pkg is not None and _cap_subprojects(root, reader, pkg):
+        findings += _subproject_findings(root, reader, det, pkg, baseline)
+        if det.cap_runtime is None:  # a monorepo of CAP projects
+            det.types.insert(0, "CAP (Node.js)")
+            det.cap_runtime = "nodejs"
+    findings += [
         *(_mta_findings(root, reader, pkg) if "MTA" in det.types else []),
         *(mistakes.mta_findings(root, reader) if "MTA" in det.types else []),
         *(_xsuaa_findings(root, reader, det) if det.auth == "xsuaa" else []),
