@@ -183,6 +183,9 @@ class Resources:
         """(mime type, text) of one resource; ResourceError for a URI that names nothing."""
         if not uri.startswith(SCHEME):
             raise ResourceError(f"Unknown resource {uri!r}: sap-devs resources start with {SCHEME}.")
+        import anyio
+
+        await anyio.to_thread.run_sync(lambda: self.ctx.knowledge)  # the first load stays off the event loop
         parts = urlsplit(uri)
         kind = parts.netloc
         segments = [unquote(s) for s in parts.path.strip("/").split("/")] if parts.path.strip("/") else []
