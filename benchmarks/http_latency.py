@@ -54,6 +54,15 @@ def rss_mb(pid: int) -> float:
     return 0.0
 
 
+def cpu_seconds(pids: list[int]) -> float:
+    """User + system CPU time of the server processes: per request, a figure other load barely moves."""
+    total = 0
+    for pid in pids:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        total += int(fields[11]) + int(fields[12])
+    return total / os.sysconf("SC_CLK_TCK")
+
+
 def children(pid: int) -> list[int]:
     try:
         return [int(p) for p in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
@@ -125,14 +134,19 @@ def run(workers: int, seconds: float) -> dict[tuple[str, int], float]:
         for body in CALLS.values():  # warm every worker (first search_docs opens the index)
             asyncio.run(load(base + "/mcp", key.stdout.strip(), body, 4 * workers, 1.0))
         print(f"\n{workers} worker(s)")
-        print(f"{'call':18} {'clients':>7} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'errors':>6}")
-        for name, body in CALLS.items():
-            for clients in (1, 8, 32):
-                n, errors, lat = asyncio.run(load(base + "/mcp", key.stdout.strip(), body, clients, seconds))
-                rates[(name, clients)] = n / seconds
-                print(f"{name:18} {clients:7d} {n / seconds:8.0f} {pct(lat, 50):8.1f} {pct(lat, 99):8.1f} {errors:6d}")
         pids = children(proc.pid) if workers > 1 else [proc.pid]
         worker_pids = [p for p in pids if rss_mb(p) > 40] or pids
+        print(f"{'call':18} {'clients':>7} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'errors':>6} {'CPU ms/req':>10}")
+        for name, body in CALLS.items():
+            for clients in (1, 8, 32):
+                cpu = cpu_seconds(worker_pids)
+                n, errors, lat = asyncio.run(load(base + "/mcp", key.stdout.strip(), body, clients, seconds))
+                cpu_ms = (cpu_seconds(worker_pids) - cpu) * 1000 / max(n, 1)
+                rates[(name, clients)] = n / seconds
+                print(
+                    f"{name:18} {clients:7d} {n / seconds:8.0f} {pct(lat, 50):8.1f} {pct(lat, 99):8.1f} {errors:6d}"
+                    f" {cpu_ms:10.2f}"
+                )
         print("worker RSS MB: " + ", ".join(f"{rss_mb(p):.0f}" for p in worker_pids))
     finally:
         proc.terminate()
@@ -143,7 +157,7 @@ def run(workers: int, seconds: float) -> dict[tuple[str, int], float]:
 def main() -> None:
     seconds = float(sys.argv[1]) if len(sys.argv) > 1 else 5.0
     counts = [int(w) for w in (sys.argv[2] if len(sys.argv) > 2 else "1,2").split(",")]
-    print(f"sap-devs HTTP benchmark, {seconds:g} s per cell, {os.cpu_count()} CPUs")
+    print(f"sap-devs HTTP benchmark, {seconds:g} s per cell, {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f}")
     results = {w: run(w, seconds) for w in counts}
     if 1 in results and 2 in results:
         print("\nthroughput ratio 2 workers / 1 worker")
