@@ -236,3 +236,16 @@ def test_prompts_reference_is_current() -> None:
 
     committed = (Path(__file__).resolve().parents[1] / "docs" / "PROMPTS.md").read_text(encoding="utf-8")
     assert committed == render_prompts_markdown(), "docs/PROMPTS.md is stale: run `python -m sap_devs.mcp.docs prompts`"
+
+
+def test_abap_cloud_readiness_uses_the_live_system_when_one_is_configured(tmp_path: Path) -> None:
+    from sap_devs.adt.config import AdtConfig
+
+    without = Catalog(ToolContext(cwd=tmp_path, layers=[bundled_layer()]))
+    assert "No ABAP system is configured" in without.get("abap-cloud-readiness", {"objects": "MARA"})[1]
+    ctx = ToolContext(cwd=tmp_path, layers=[bundled_layer()])
+    ctx.adt_config = object.__new__(AdtConfig)  # only its presence matters to the prompt
+    text = Catalog(ctx).get("abap-cloud-readiness", {"objects": "MARA"})[1]
+    assert "get_api_release_state" in text and "No ABAP system" not in text
+    every = {t.name for t in Registry.default(system=True, writes=True, data=True, transports=True)}
+    assert {"get_api_release_state", "get_object_info", "get_class", "get_table", "run_atc"} <= every

@@ -44,7 +44,7 @@ def render(params: Input, ctx: ToolContext) -> str:
     as_json = ", ".join(f'"{n}"' for n in names)
     system = ctx.adt_config is not None
     live = (
-        "3. An ABAP system is configured: for objects the list does not know (custom Z/Y objects, or objects of your release), read them with the ABAP tools (get_object_info, get_class, get_table ...) and run syntax_check or run_atc where available to see what the system's ABAP Cloud checks say."
+        "3. An ABAP system is configured: call get_api_release_state for each object (with its kind) for the system's own release state, which knows its release and its custom objects; read custom Z/Y objects with the ABAP tools (get_object_info, get_class, get_table ...) and run run_atc where available to see what the system's ABAP Cloud checks say."
         if system
         else "3. No ABAP system is configured, so answer from SAP's released-API lists only; say that custom objects (Z*, Y*) need a check on the system (ATC with the ABAP Cloud readiness variant)."
     )
