@@ -339,3 +339,29 @@ def test_the_same_finding_in_several_workspaces_is_one_finding(tmp_path: Path, b
         edit_json(root / name / "package.json", lambda p: p["dependencies"].update({"@sap/cds": "^7"}))
     finding = only(root, baseline, "is out of maintenance")
     assert finding.severity == "warning" and finding.message.startswith("In 2 workspaces (orders, reviews): ")
+
+
+def test_a_service_key_saved_as_json(tmp_path: Path, baseline: Baseline) -> None:
+    key = {"clientid": "sb-demo!t1", "clientsecret": "d2f6a9c1-53bb-4c1e-9a3f-7b1f0e2a9c44$Xq", "url": "https://x"}
+
+    def mutate(root: Path) -> None:
+        (root / "srv").mkdir(exist_ok=True)
+        (root / "srv" / "uaa-key.json").write_text(json.dumps({"credentials": key}), encoding="utf-8")
+
+    finding = seeded("cap-sflight", tmp_path, baseline, "holds a service key", mutate)
+    assert finding.severity == "error" and finding.file == "srv/uaa-key.json" and finding.line == 1
+    root = tmp_path / "cap-sflight"
+    (root / "srv" / "uaa-key.json").write_text(json.dumps({"clientsecret": "<secret>"}), encoding="utf-8")
+    assert not [f for f in findings(root, baseline) if "service key" in f.message], "a placeholder is no key"
+
+
+def test_cap_java_plugin_and_runtime_versions_apart(tmp_path: Path, baseline: Baseline) -> None:
+    def mutate(root: Path) -> None:
+        edit_text(
+            root / "pom.xml",
+            "<artifactId>cds-maven-plugin</artifactId>\n          <version>${cds.services.version}</version>",
+            "<artifactId>cds-maven-plugin</artifactId>\n          <version>4.9.1</version>",
+        )
+
+    finding = seeded("cloud-cap-samples-java", tmp_path, baseline, "cds-maven-plugin 4.9.1", mutate)
+    assert finding.severity == "warning" and "(cds-services) 5.0.2 differ" in finding.message and finding.line

@@ -514,3 +514,116 @@ def _objects_outside(base: Path, start: Path, reader: _Reader) -> list[str]:
             continue
         stray += [reader.rel(folder / n) for n in sorted(names) if _ABAPGIT_OBJECT.match(n) and n != "package.devc.xml"]
     return stray
+
+
+# --- CAP Java -------------------------------------------------------------------------------------
+
+_POM_PROPERTY = re.compile(r"<([\w.-]+)>\s*([^<>${}\s]+)\s*</\1>")
+_POM_ARTIFACT = (
+    r"<artifactId>\s*{}\s*</artifactId>\s*(?:<[^>]+>[^<]*</[^>]+>\s*){{0,3}}?<version>\s*([^<\s]+)\s*</version>"
+)
+
+
+def _pom_version(texts: list[str], artifact: str, properties: dict[str, str]) -> str | None:
+    pattern = re.compile(_POM_ARTIFACT.format(re.escape(artifact)))
+    for text in texts:
+        match = pattern.search(text)
+        if match:
+            value = match.group(1)
+            ref = re.fullmatch(r"\$\{([\w.-]+)\}", value)
+            return properties.get(ref.group(1)) if ref else value
+    return None
+
+
+def cap_java_findings(root: Path, reader: _Reader) -> list[Finding]:
+    """cds-maven-plugin and the CAP Java runtime (cds-services) at different versions."""
+    poms = [root / "pom.xml", root / "srv" / "pom.xml"]
+    texts = [t[:500_000] for t in (reader.text(p) if reader.is_file(p) else None for p in poms) if t]
+    if not texts:
+        return []
+    properties: dict[str, str] = {}
+    for text in texts:
+        for name, value in _POM_PROPERTY.findall(text):
+            properties.setdefault(name, value)
+    runtime = _pom_version(texts, "cds-services-bom", properties) or _pom_version(texts, "cds-services-api", properties)
+    plugin = _pom_version(texts, "cds-maven-plugin", properties)
+    have, want = (parse_version(runtime) if runtime else None), (parse_version(plugin) if plugin else None)
+    if not have or not want or have[:2] == want[:2]:
+        return []
+    return [
+        Finding(
+            "dependency",
+            "warning",
+            f"pom.xml: cds-maven-plugin {shorten_path(plugin or '', 40)} and the CAP Java runtime (cds-services) "
+            f"{shorten_path(runtime or '', 40)} differ: the plugin generates code and runs the CDS compiler for its "
+            "own version.",
+            fix="Use one property for both, e.g. <cds.services.version> in the cds-services-bom import and the "
+            "cds-maven-plugin version.",
+            file="pom.xml",
+            line=_line_of(reader.text(root / "pom.xml"), "cds-maven-plugin"),
+        )
+    ]
+
+
+# --- service keys anywhere near the top -----------------------------------------------------------
+
+_KEY_FILE = re.compile(r"\.json$", re.I)
+_CLIENT_SECRET = re.compile(r'"clientsecret"\s*:\s*"([^"]{8,})"', re.I)
+_SKIP_JSON = frozenset({"package.json", "package-lock.json", "tsconfig.json", "manifest.json", "xs-app.json"})
+_SKIP_JSON |= {"xs-security.json", "default-env.json", ".cdsrc-private.json", ".cdsrc.json"}
+
+
+def service_key_findings(root: Path, reader: _Reader) -> list[Finding]:
+    """A service key (XSUAA credentials with a client secret) saved as a JSON file in the project root or
+    its top folders, and not ignored by git."""
+    import itertools
+    import os
+
+    from sap_devs.doctor.project import _PLACEHOLDER, _ignored_by_git
+
+    out: list[Finding] = []
+    if not reader.check():
+        return out
+    folders = [root]
+    try:
+        with os.scandir(root) as listing:
+            entries = list(itertools.islice(listing, 2_000))
+    except OSError:
+        return out
+    skip = {"node_modules", "gen", "dist", "target", "mta_archives", "test", "tests"}
+    folders += [
+        Path(e.path)
+        for e in entries
+        if e.is_dir(follow_symlinks=False) and not e.name.startswith(".") and e.name not in skip
+    ][:50]
+    for folder in folders:
+        if not reader.check():
+            break
+        try:
+            with os.scandir(folder) as listing:
+                names = sorted(
+                    e.name
+                    for e in itertools.islice(listing, 2_000)
+                    if e.is_file(follow_symlinks=False) and _KEY_FILE.search(e.name) and e.name not in _SKIP_JSON
+                )
+        except OSError:
+            continue
+        for name in names[:50]:
+            path = folder / name
+            text = reader.text(path)
+            match = _CLIENT_SECRET.search(text or "")
+            if not match or _PLACEHOLDER.match(match.group(1)) or _ignored_by_git(folder, reader, name):
+                continue
+            out.append(
+                Finding(
+                    "security",
+                    "error",
+                    f"{reader.show(path)} holds a service key (a 'clientsecret') and is not listed in .gitignore, "
+                    "so it gets committed.",
+                    fix="Delete it or add it to .gitignore, and rotate the key (cf delete-service-key, then create "
+                    "a new one); use 'cds bind' to get credentials at run time instead.",
+                    file=reader.rel(path),
+                    line=_line_of(text, '"clientsecret"'),
+                )
+            )
+    return out

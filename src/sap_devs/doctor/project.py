@@ -1044,6 +1044,8 @@ def check_project(
         *(mistakes.production_findings(root, reader, det, pkg) if cap_node else []),
         *(mistakes.dependency_findings(root, reader, pkg, baseline) if cap_node else []),
         *_secret_findings(root, reader),
+        *mistakes.service_key_findings(root, reader),
+        *(mistakes.cap_java_findings(root, reader) if det.cap_runtime == "java" else []),
     ]
     if pkg is not None and _cap_subprojects(root, reader, pkg):
         findings += _subproject_findings(root, reader, det, pkg, baseline)
