@@ -240,6 +240,7 @@ class FakeAdt:
         self.coverage_queries: list[str] = []
         self.dump_queries: list[dict[str, list[str]]] = []  # also the system-message and gateway feeds
         self.gateway = True  # the system has the SAP Gateway error log
+        self.source_search = True  # the system has ADT's source code search
         self.delay = 0.0
         self.bearer_tokens: set[str] = set()  # OAuth access tokens accepted instead of the password
         self._ids = itertools.count(1)
@@ -332,6 +333,12 @@ class FakeAdt:
             return ok((DATA / "discovery.xml").read_bytes(), "application/atomsvc+xml")
         if path == "/sap/bc/adt/system/information":
             return ok((DATA / "system-information.xml").read_bytes(), "application/atom+xml")
+        if path == "/sap/bc/adt/repository/informationsystem/textsearch" and h.command == "GET":
+            with self._lock:
+                self.dump_queries.append(query)
+            if not self.source_search:  # what systems without the HANA source search index answer
+                return fail(500, "ExceptionResourceFailure", "Source Search is not supported")
+            return ok((DATA / "textsearch.xml").read_bytes())
         if path == "/sap/bc/adt/repository/informationsystem/search":
             pattern = query.get("query", ["*"])[0].upper()
             wanted = query.get("objectType", [None])[0]

@@ -356,3 +356,32 @@ def test_gateway_and_system_messages_are_not_offered_everywhere() -> None:
 
     cloud = Registry(discover(), environment="cloud", system=True).names()
     assert "get_gateway_errors" not in cloud and "list_system_messages" not in cloud and "list_dumps" in cloud
+
+
+async def test_source_search_with_lines_and_a_regex(adt, tmp_path) -> None:
+    ctx = context(adt, tmp_path)
+    out = await ok(ctx, "search_source", text="BAPI_USER_GET_DETAIL", package="zsales", object_type="clas", limit=5)
+    query = adt.dump_queries[-1]
+    assert (query["searchString"], query["searchToIndex"], query["packageName"], query["objectType"]) == (
+        ["BAPI_USER_GET_DETAIL"],
+        ["5"],
+        ["ZSALES"],
+        ["CLAS"],
+    )
+    first, second = out["results"]
+    assert (first["name"], first["type"]) == ("ZCL_SAMPLE_CLASS", "CLAS/OC")
+    assert first["lines"] == [
+        "12: CALL FUNCTION 'BAPI_USER_GET_DETAIL'",
+        '40: " calls BAPI_USER_GET_DETAIL once per user',
+    ]
+    assert second["lines"] == ["7: CALL FUNCTION 'BAPI_USER_GET_DETAIL' EXPORTING username = sy-uname"]
+    calls = await ok(ctx, "search_source", text="BAPI_USER_GET_DETAIL", regex=r"call\s+function")
+    assert [len(h["lines"]) for h in calls["results"]] == [1, 1]
+
+
+async def test_source_search_where_the_system_has_none(adt, tmp_path) -> None:
+    adt.source_search = False
+    outcome = await call(context(adt, tmp_path), "search_source", text="BAPI_USER_GET_DETAIL")
+    assert outcome.is_error and "no ABAP source code search" in outcome.text and "search_objects" in outcome.text
+    bad = await call(context(adt, tmp_path), "search_source", text="x1", regex="(")
+    assert bad.is_error and "regex is not valid" in bad.text
