@@ -440,3 +440,16 @@ def test_metrics_need_a_credential_when_authentication_is_on(tmp_path: Path, key
         assert httpx.get(base + "/metrics").status_code == 401
         scraped = httpx.get(base + "/metrics", headers={"Authorization": f"Bearer {key}"})
         assert scraped.status_code == 200 and "sap_devs_http_requests_total" in scraped.text
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("mode", ERAS)
+async def test_sse_responses_when_configured(tmp_path: Path, mode: str) -> None:
+    server, ctx = _server(tmp_path)
+    with sap_devs_http(server, HttpSettings(json_response=False), ctx) as base:
+        async with _client(base + "/mcp", mode) as client:
+            result = await client.call_tool("get_known_errors", {"query": "SQL error 258"})
+            assert not result.is_error
+        headers = {**MCP_HEADERS, "mcp-protocol-version": "2025-06-18"}
+        answer = httpx.post(base + "/mcp", json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"}, headers=headers)
+        assert answer.headers["content-type"].startswith("text/event-stream") and "get_known_errors" in answer.text

@@ -162,6 +162,12 @@ def http_parser() -> argparse.ArgumentParser:
         "--max-body", type=int, default=_env_int("SAP_DEVS_HTTP_MAX_BODY", 1024 * 1024), help="Bytes (1 MiB)."
     )
     p.add_argument(
+        "--sse",
+        action="store_true",
+        default=os.environ.get("SAP_DEVS_HTTP_SSE", "").strip().lower() in ("1", "true", "yes", "on"),
+        help="Answer with SSE streams (progress notifications) instead of single JSON responses.",
+    )
+    p.add_argument(
         "--max-concurrent", type=int, default=_env_int("SAP_DEVS_HTTP_MAX_CONCURRENT", 8), help="Per identity (8)."
     )
     return p
@@ -198,8 +204,11 @@ def http_settings(args: argparse.Namespace) -> object:
         allowed_origins=_csv(args.allowed_origins),
         max_body=args.max_body,
         max_concurrent=args.max_concurrent,
+        json_response=not args.sse,
     )
     settings.check()
+    if keys is not None and oidc is None and not read_entries(keys):
+        print(f"sap-devs: warning: {keys} holds no API keys yet, so every request will be refused.", file=sys.stderr)
     return settings
 
 
