@@ -365,3 +365,30 @@ def test_cap_java_plugin_and_runtime_versions_apart(tmp_path: Path, baseline: Ba
 
     finding = seeded("cloud-cap-samples-java", tmp_path, baseline, "cds-maven-plugin 4.9.1", mutate)
     assert finding.severity == "warning" and "(cds-services) 5.0.2 differ" in finding.message and finding.line
+
+
+def test_standalone_approuter_without_welcome_file(tmp_path: Path, baseline: Baseline) -> None:
+    def mutate(root: Path) -> None:
+        def change(config: dict[str, Any]) -> None:
+            config.pop("welcomeFile")
+            config["routes"] = [r for r in config["routes"] if r["source"] != "^/(.*)$"]  # no catch-all either
+
+        edit_json(root / "localrouter" / "xs-app.json", change)
+
+    finding = seeded("fiori-tools-cap-hybrid", tmp_path, baseline, "has no 'welcomeFile'", mutate)
+    assert finding.severity == "warning" and finding.file == "localrouter/xs-app.json"
+    root = tmp_path / "fiori-tools-cap-hybrid"
+    # an app's own xs-app.json (served through the managed app router) needs no welcome file
+    edit_json(root / "app" / "feproject-ui" / "xs-app.json", lambda x: x.pop("welcomeFile"))
+    assert len([f for f in findings(root, baseline) if "welcomeFile" in f.message]) == 1
+
+
+def test_abaplint_for_classic_abap_on_abap_cloud_objects(tmp_path: Path, baseline: Baseline) -> None:
+    def mutate(root: Path) -> None:
+        (root / "abaplint.json").write_text(json.dumps({"syntax": {"version": "v757"}}, indent=2), encoding="utf-8")
+
+    finding = seeded("abap-cheat-sheets", tmp_path, baseline, "ABAP for Cloud Development", mutate)
+    assert finding.severity == "warning" and finding.file == "abaplint.json" and finding.line == 3
+    root = tmp_path / "abap-cheat-sheets"
+    (root / "abaplint.json").write_text(json.dumps({"syntax": {"version": "Cloud"}}), encoding="utf-8")
+    assert not [f for f in findings(root, baseline) if f.file == "abaplint.json"]

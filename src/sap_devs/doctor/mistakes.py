@@ -627,3 +627,95 @@ def service_key_findings(root: Path, reader: _Reader) -> list[Finding]:
                 )
             )
     return out
+
+
+def _matches_root(source: Any) -> bool:
+    """Does a route's source pattern match the root URL '/'? (A one-character subject cannot make a
+    pattern backtrack for long.)"""
+    if not isinstance(source, str) or len(source) > 500:
+        return False
+    try:
+        return re.match(source, "/") is not None
+    except (re.error, RecursionError, OverflowError):
+        return False
+
+
+def welcome_file_findings(root: Path, reader: _Reader) -> list[Finding]:
+    """A standalone app router (its folder's package.json has @sap/approuter) without a welcomeFile: the
+    application URL answers 'Not Found' until the user appends the app's path."""
+    out: list[Finding] = []
+    for path in reader.markers().get("xs-app.json", []):
+        pkg_path = path.parent / "package.json"
+        pkg = reader.json(pkg_path) if reader.is_file(pkg_path) else None
+        if pkg is None:
+            continue
+        deps, dev = _deps(pkg)
+        if "@sap/approuter" not in deps and "@sap/approuter" not in dev:
+            continue
+        config = reader.json(path)
+        if config is None or config.get("welcomeFile"):
+            continue
+        sources = [r.get("source") for r in _as_list(config.get("routes")) if isinstance(r, dict)]
+        if any(_matches_root(s) for s in sources[:500]):
+            continue  # the root URL is routed (a catch-all route to the backend, or '^/$')
+        out.append(
+            Finding(
+                "approuter",
+                "warning",
+                f"{reader.show(path)} has no 'welcomeFile', so the application URL answers 'Not Found' until users "
+                "add the app's path.",
+                fix='Add "welcomeFile": "/<app path>/index.html" (for an HTML5 repository app: "/<sap.app id without '
+                'dots>/index.html").',
+                file=reader.rel(path),
+            )
+        )
+    return out
+
+
+_LANGUAGE_VERSION = re.compile(r"<ABAP_LANGU(?:AGE)?_VERSION>\s*5\s*<")
+
+
+def abaplint_findings(root: Path, reader: _Reader, det: Detection) -> list[Finding]:
+    """abaplint.json that checks ABAP for Cloud Development objects against a classic ABAP version."""
+    import itertools
+    import os
+
+    out: list[Finding] = []
+    for package in det.abap_packages:
+        base = root / package if package != "." else root
+        config_path = base / "abaplint.json"
+        config = reader.json(config_path) if reader.is_file(config_path) else None
+        syntax = config.get("syntax") if config is not None and isinstance(config.get("syntax"), dict) else None
+        version = syntax.get("version") if syntax is not None else None
+        if not isinstance(version, str) or version.lower() == "cloud":
+            continue
+        cloud = 0
+        queue = [base / "src"]
+        while queue and cloud == 0 and reader.check():
+            folder = queue.pop()
+            try:
+                with os.scandir(folder) as listing:
+                    entries = list(itertools.islice(listing, 2_000))
+            except OSError:
+                continue
+            for entry in sorted(entries, key=lambda e: e.name)[:500]:
+                if entry.is_dir(follow_symlinks=False) and len(queue) < 50:
+                    queue.append(Path(entry.path))
+                elif entry.name.endswith(".xml") and _LANGUAGE_VERSION.search(reader.text(Path(entry.path)) or ""):
+                    cloud += 1
+                    break
+        if cloud:
+            out.append(
+                Finding(
+                    "abap",
+                    "warning",
+                    f"{reader.show(config_path)} checks the code as ABAP {shorten_path(version, 20)}, but the "
+                    "repository holds objects in ABAP for Cloud Development (language version 5): abaplint "
+                    "misses what ABAP Cloud forbids.",
+                    fix='Set "syntax": {"version": "Cloud"} in abaplint.json (a separate configuration for classic '
+                    "objects if the repository mixes both).",
+                    file=reader.rel(config_path),
+                    line=_line_of(reader.text(config_path), '"version"'),
+                )
+            )
+    return out

@@ -1060,6 +1060,8 @@ def check_project(
         *_ui5_findings(root, reader, det, baseline),
         *mistakes.ui5_findings(root, reader, det),
         *mistakes.abapgit_findings(root, reader, det),
+        *mistakes.abaplint_findings(root, reader, det),
+        *(mistakes.welcome_file_findings(root, reader) if "App router" in det.types else []),
     ]
     findings = reader.findings + findings
     order = {"error": 0, "warning": 1, "info": 2}
