@@ -392,3 +392,15 @@ def test_abaplint_for_classic_abap_on_abap_cloud_objects(tmp_path: Path, baselin
     root = tmp_path / "abap-cheat-sheets"
     (root / "abaplint.json").write_text(json.dumps({"syntax": {"version": "Cloud"}}), encoding="utf-8")
     assert not [f for f in findings(root, baseline) if f.file == "abaplint.json"]
+
+
+def test_a_cap_project_in_a_subfolder_of_the_repository(tmp_path: Path, baseline: Baseline) -> None:
+    repo = tmp_path / "repo"
+    shutil.copytree(CORPUS / "cap-sflight", repo / "cap", symlinks=True)
+    (repo / "README.md").write_text("# not a project\n", encoding="utf-8")
+    assert check_project(repo, baseline=baseline).detection.types[0] == "CAP (Node.js)"
+    edit_json(
+        repo / "cap" / "package.json", lambda p: p["cds"]["requires"]["[production]"].update({"auth": "dummy-auth"})
+    )
+    finding = only(repo, baseline, "'dummy-auth' authentication")
+    assert finding.severity == "error" and finding.file == "cap/package.json"

@@ -28,6 +28,7 @@ from sap_devs.doctor.versions import parse_version
 # --- CAP Node.js: cds configuration ---------------------------------------------------------------
 
 _UNSAFE_AUTH = {"mocked": "error", "dummy": "error", "basic": "warning"}
+_UNSAFE_AUTH |= {f"{kind}-auth": severity for kind, severity in _UNSAFE_AUTH.items()}  # the older names
 # capire guides/databases/new-dbs.md: "You don't need to - and should not - add direct dependencies
 # to driver packages, like hdb or sqlite3"; the @cap-js packages replace them (GA with CDS 8)
 _LEGACY_DRIVERS = {"sqlite3": "@cap-js/sqlite", "hdb": "@cap-js/hana", "@sap/hana-client": "@cap-js/hana"}

@@ -937,12 +937,14 @@ _MAX_SUBPROJECTS = 50
 
 
 def _cap_subprojects(root: Path, reader: _Reader, pkg: dict[str, Any] | None) -> list[tuple[Path, dict[str, Any]]]:
-    """CAP Node.js projects in the npm workspaces of a monorepo (cloud-cap-samples: bookshop, orders ...)."""
+    """CAP Node.js projects below the root: the npm workspaces of a monorepo (cloud-cap-samples: bookshop,
+    orders ...), or, when the root is no CAP project itself, those one or two folders down (a repository
+    whose CAP project lives in code/ or cap/)."""
     workspaces = pkg.get("workspaces") if pkg is not None else None
     if isinstance(workspaces, dict):  # yarn: {"packages": [...]}
         workspaces = workspaces.get("packages")
     patterns = [w.strip("./") for w in _as_list(workspaces) if isinstance(w, str) and w.strip("./")]
-    if not patterns:
+    if not patterns and _is_cap_root(root, reader):
         return []
     out: list[tuple[Path, dict[str, Any]]] = []
     for manifest in reader.markers().get("package.json", []):
@@ -950,7 +952,10 @@ def _cap_subprojects(root: Path, reader: _Reader, pkg: dict[str, Any] | None) ->
         if folder == root or len(out) >= _MAX_SUBPROJECTS:
             continue
         rel = reader.rel(folder)
-        if not any(fnmatch.fnmatch(rel, pattern) for pattern in patterns):
+        if patterns:
+            if not any(fnmatch.fnmatch(rel, pattern) for pattern in patterns):
+                continue
+        elif len(Path(rel).parts) > 2 or "app" in Path(rel).parts or _inside_any(folder, out):
             continue
         sub = reader.json(manifest)
         if sub is None:
@@ -959,6 +964,10 @@ def _cap_subprojects(root: Path, reader: _Reader, pkg: dict[str, Any] | None) ->
         if "@sap/cds" in deps or "@sap/cds" in dev:
             out.append((folder, sub))
     return out
+
+
+def _inside_any(folder: Path, found: list[tuple[Path, dict[str, Any]]]) -> bool:
+    return any(parent in folder.parents for parent, _ in found)
 
 
 def _with_root_tooling(sub: dict[str, Any], pkg: dict[str, Any]) -> dict[str, Any]:
@@ -1047,8 +1056,8 @@ def check_project(
         *mistakes.service_key_findings(root, reader),
         *(mistakes.cap_java_findings(root, reader) if det.cap_runtime == "java" else []),
     ]
-    if pkg is not None and _cap_subprojects(root, reader, pkg):
-        findings += _subproject_findings(root, reader, det, pkg, baseline)
+    if _cap_subprojects(root, reader, pkg):
+        findings += _subproject_findings(root, reader, det, pkg or {}, baseline)
         if det.cap_runtime is None:  # a monorepo of CAP projects
             det.types.insert(0, "CAP (Node.js)")
             det.cap_runtime = "nodejs"
