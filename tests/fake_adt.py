@@ -241,6 +241,7 @@ class FakeAdt:
         self.dump_queries: list[dict[str, list[str]]] = []  # also the system-message and gateway feeds
         self.gateway = True  # the system has the SAP Gateway error log
         self.source_search = True  # the system has ADT's source code search
+        self.navigations: list[tuple[str, str]] = []  # (uri with the cursor, sent source)
         self.delay = 0.0
         self.bearer_tokens: set[str] = set()  # OAuth access tokens accepted instead of the password
         self._ids = itertools.count(1)
@@ -333,6 +334,19 @@ class FakeAdt:
             return ok((DATA / "discovery.xml").read_bytes(), "application/atomsvc+xml")
         if path == "/sap/bc/adt/system/information":
             return ok((DATA / "system-information.xml").read_bytes(), "application/atom+xml")
+        if path == "/sap/bc/adt/navigation/target" and h.command == "POST":
+            # a cursor on the word "run" in the sent source leads to ZIF_SAMPLE_INTERFACE's method RUN
+            with self._lock:
+                self.navigations.append((query.get("uri", [""])[0], body.decode()))
+            import re as regex
+
+            where = regex.search(r"#start=(\d+),(\d+)", query.get("uri", [""])[0])
+            lines = body.decode().splitlines()
+            if where and int(where.group(1)) <= len(lines):
+                word = regex.match(r"\w*", lines[int(where.group(1)) - 1][int(where.group(2)) :]).group(0)
+                if word.lower() == "run":
+                    return ok((DATA / "navigation-target.xml").read_bytes())
+            return fail(400, "NavigationFailure", "Incorrect cursor position or object is not included in navigation")
         if path == "/sap/bc/adt/repository/informationsystem/textsearch" and h.command == "GET":
             with self._lock:
                 self.dump_queries.append(query)

@@ -385,3 +385,22 @@ async def test_source_search_where_the_system_has_none(adt, tmp_path) -> None:
     assert outcome.is_error and "no ABAP source code search" in outcome.text and "search_objects" in outcome.text
     bad = await call(context(adt, tmp_path), "search_source", text="x1", regex="(")
     assert bad.is_error and "regex is not valid" in bad.text
+
+
+async def test_go_to_definition_in_saved_and_unsaved_source(adt, tmp_path) -> None:
+    ctx = context(adt, tmp_path)
+    source = "REPORT ztest_program.\nDATA(o) = NEW zcl_x( ).\no->zif_sample_interface~run( ).\n"
+    out = await ok(ctx, "go_to_definition", name="ZTEST_PROGRAM", kind="program", line=3, column=24, source=source)
+    assert out == {
+        "found": True,
+        "uri": "/sap/bc/adt/oo/interfaces/zif_sample_interface/source/main",
+        "name": "RUN",
+        "type": "INTF/OI",
+        "line": 2,
+        "column": 10,
+    }
+    uri, sent = adt.navigations[-1]
+    assert uri == "/sap/bc/adt/programs/programs/ztest_program/source/main#start=3,24;end=3,24" and sent == source
+    keyword = await ok(ctx, "go_to_definition", name="ZTEST_PROGRAM", kind="program", line=1, column=0)
+    assert keyword["found"] is False and "No definition" in keyword["hint"]
+    assert adt.navigations[-1][1] == "REPORT ztest_program.\nWRITE 'Hello'.\n", "the saved source is sent"
