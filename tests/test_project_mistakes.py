@@ -404,3 +404,24 @@ def test_a_cap_project_in_a_subfolder_of_the_repository(tmp_path: Path, baseline
     )
     finding = only(repo, baseline, "'dummy-auth' authentication")
     assert finding.severity == "error" and finding.file == "cap/package.json"
+
+
+# --- hostile inputs to the new rules ---------------------------------------------------------------
+
+
+def test_hostile_values_in_the_new_rules_stay_cheap(tmp_path: Path, baseline: Baseline) -> None:
+    import time
+
+    root = copy("fiori-tools-cap-hybrid", tmp_path)
+    routes = [{"source": "(a+)+$" * 80, "destination": "x", "authenticationType": "none"}] * 3000
+    routes += [{"source": "([", "destination": "y"}, {"source": ["not", "text"]}, 7]
+    (root / "localrouter" / "xs-app.json").write_text(json.dumps({"routes": routes}), encoding="utf-8")
+    (root / "pom.xml").write_text("<artifactId>cds-maven-plugin</artifactId>" * 20_000, encoding="utf-8")
+    (root / "key.json").write_text('{"clientsecret": "' + "x" * 500_000 + '"}', encoding="utf-8")
+    edit_json(root / "package.json", lambda p: p.update({"engines": {"node": "||" * 5_000 + "^" * 5_000}}))
+    start = time.perf_counter()
+    report = check_project(root, baseline=baseline)
+    assert time.perf_counter() - start < 5
+    messages = [f.message for f in report.findings]
+    assert any("has no 'welcomeFile'" in m for m in messages), "a broken source pattern routes nothing"
+    assert len([m for m in messages if "without login" in m]) == 1, "the same route is one finding"

@@ -1072,7 +1072,7 @@ def check_project(
         *mistakes.abaplint_findings(root, reader, det),
         *(mistakes.welcome_file_findings(root, reader) if "App router" in det.types else []),
     ]
-    findings = reader.findings + findings
+    findings = list({(f.file, f.message): f for f in reader.findings + findings}.values())  # once each
     order = {"error": 0, "warning": 1, "info": 2}
     findings.sort(key=lambda f: order[f.severity])
     cap = reader.limits.max_findings
