@@ -131,7 +131,9 @@ def content_handlers(ctx: ToolContext, mode: str) -> dict[str, Any]:
         return MCPError(code=code, message=str(exc))  # the message with its hint
 
     async def on_list_prompts(_rctx: Any, _params: Any) -> types.ListPromptsResult:
-        listed = prompts().listed()
+        import anyio
+
+        listed = await anyio.to_thread.run_sync(prompts().listed)  # pack prompts: the first knowledge load
         return types.ListPromptsResult(
             prompts=[
                 types.Prompt(
