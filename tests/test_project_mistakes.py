@@ -189,11 +189,16 @@ def test_a_tracked_secret_file_is_an_error_even_when_ignored(tmp_path: Path, bas
     (root / "default-env.json").write_text(json.dumps(VCAP), encoding="utf-8")
     assert not [f for f in findings(root, baseline) if "default-env.json holds" in f.message], "ignored, untracked"
     (root / ".git").mkdir()
-    # the git index lists each tracked path followed by NUL padding
-    (root / ".git" / "index").write_bytes(b"DIRC\0\0\0\2" + b"\0" * 62 + b"default-env.json\0\0\0\0")
+    # a git index (version 2) with one entry: 60 bytes of stat data and object id, 2 flag bytes holding
+    # the path length, the path, NUL padding
+    entry = b"\0" * 60 + len(b"default-env.json").to_bytes(2, "big") + b"default-env.json\0\0"
+    (root / ".git" / "index").write_bytes(b"DIRC" + (2).to_bytes(4, "big") + (1).to_bytes(4, "big") + entry)
     finding = only(root, baseline, "default-env.json holds credentials")
     assert finding.severity == "error" and "is tracked by git" in finding.message
     assert (finding.fix or "").startswith("git rm --cached default-env.json")
+    tracked_elsewhere = entry.replace(b"\0\x10default-env.json", b"\0\x14app/default-env.json")
+    (root / ".git" / "index").write_bytes(b"DIRC" + (2).to_bytes(4, "big") + (1).to_bytes(4, "big") + tracked_elsewhere)
+    assert not [f for f in findings(root, baseline) if "default-env.json holds" in f.message], "another file"
 
 
 # --- approuter -----------------------------------------------------------------------------------

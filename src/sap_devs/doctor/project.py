@@ -625,12 +625,12 @@ def _holds_secrets(name: str, text: str) -> bool:
     return any(f'"{k}"' in lowered for k in _JSON_SECRETS) or '"credentials"' in lowered
 
 
-def _tracked_by_git(root: Path, reader: _Reader, name: str) -> bool:
-    """Is ``name`` (relative to the project root, which is the repository root) in the git index?
+def _tracked_by_git(folder: Path, reader: _Reader, name: str) -> bool:
+    """Is ``folder/name`` in the git index of the project (the project root is the repository root)?
 
-    The index stores each tracked path followed by a NUL byte; a bounded read of .git/index finds it
-    without running git."""
-    index = root / ".git" / "index"
+    Each index entry ends with two flag bytes whose low 12 bits are the path's length, then the path
+    relative to the repository root and a NUL; a bounded read of .git/index finds it without git."""
+    index = reader.root / ".git" / "index"
     real = reader.inside(index)
     if real is None or not reader.is_file(index):
         return False
@@ -639,7 +639,14 @@ def _tracked_by_git(root: Path, reader: _Reader, name: str) -> bool:
             raw = handle.read(reader.limits.max_file_bytes)
     except OSError:
         return False
-    return (b"\0" + name.encode() + b"\0") in raw or raw.find(name.encode() + b"\0") > 0
+    path = reader.rel(folder / name).encode()
+    size = min(len(path), 0xFFF)
+    start = raw.find(path + b"\0")
+    while start >= 2:
+        if raw[start - 1] == size & 0xFF and raw[start - 2] & 0x0F == size >> 8:
+            return True
+        start = raw.find(path + b"\0", start + 1)
+    return False
 
 
 def _secret_findings(root: Path, reader: _Reader) -> list[Finding]:
