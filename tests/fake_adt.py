@@ -242,6 +242,8 @@ class FakeAdt:
         self.gateway = True  # the system has the SAP Gateway error log
         self.source_search = True  # the system has ADT's source code search
         self.navigations: list[tuple[str, str]] = []  # (uri with the cursor, sent source)
+        self.publish_jobs: list[tuple[str, dict[str, list[str]], str]] = []
+        self.publish_fails = False
         self.delay = 0.0
         self.bearer_tokens: set[str] = set()  # OAuth access tokens accepted instead of the password
         self._ids = itertools.count(1)
@@ -334,6 +336,14 @@ class FakeAdt:
             return ok((DATA / "discovery.xml").read_bytes(), "application/atomsvc+xml")
         if path == "/sap/bc/adt/system/information":
             return ok((DATA / "system-information.xml").read_bytes(), "application/atom+xml")
+        if path.startswith("/sap/bc/adt/businessservices/odatav") and h.command == "POST":
+            with self._lock:
+                self.publish_jobs.append((path, query, body.decode()))
+            name = "srvb-publish-fail.xml" if self.publish_fails else "srvb-publish-ok.xml"
+            return ok(
+                (DATA / name).read_bytes(),
+                "application/vnd.sap.as+xml; charset=utf-8; dataname=com.sap.adt.StatusMessage",
+            )
         if path == "/sap/bc/adt/navigation/target" and h.command == "POST":
             # a cursor on the word "run" in the sent source leads to ZIF_SAMPLE_INTERFACE's method RUN
             with self._lock:

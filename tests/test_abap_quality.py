@@ -404,3 +404,31 @@ async def test_go_to_definition_in_saved_and_unsaved_source(adt, tmp_path) -> No
     keyword = await ok(ctx, "go_to_definition", name="ZTEST_PROGRAM", kind="program", line=1, column=0)
     assert keyword["found"] is False and "No definition" in keyword["hint"]
     assert adt.navigations[-1][1] == "REPORT ztest_program.\nWRITE 'Hello'.\n", "the saved source is sent"
+
+
+async def test_publish_and_unpublish_a_service_binding(adt, tmp_path) -> None:
+    assert context(adt, tmp_path).registry.get("publish_service") is None, "listed only with writes"
+    ctx = context(adt, tmp_path, writes=True)
+    out = await ok(ctx, "publish_service", name="ZSAPCLI_TEST_BND")
+    assert out == {
+        "binding": "ZSAPCLI_TEST_BND",
+        "service": "ZSAPCLI_TEST_BND",
+        "version": "0001",
+        "published": True,
+        "message": "Service published successfully",
+    }
+    path, _, body = adt.publish_jobs[-1]
+    assert path == "/sap/bc/adt/businessservices/odatav4/publishjobs"
+    assert 'adtcore:type="SCGR" adtcore:name="ZSAPCLI_TEST_BND"' in body
+    back = await ok(ctx, "publish_service", name="ZSAPCLI_TEST_BND", unpublish=True)
+    assert back["published"] is False and adt.publish_jobs[-1][0].endswith("/odatav4/unpublishjobs")
+    adt.publish_fails = True
+    failed = await call(ctx, "publish_service", name="ZSAPCLI_TEST_BND")
+    assert failed.is_error and "Publishing ZSAPCLI_TEST_BND failed" in failed.text
+
+
+async def test_publish_outside_the_allowed_packages_is_refused(adt, tmp_path) -> None:
+    ctx = context(adt, tmp_path, writes=True, packages=("Z*",))
+    outcome = await call(ctx, "publish_service", name="ZSAPCLI_TEST_BND")
+    assert outcome.is_error and "package $TMP is not in the allowed packages" in outcome.text
+    assert adt.publish_jobs == []
