@@ -169,3 +169,30 @@ async def test_untrusted_project_content_carries_its_origin(tmp_path: Path) -> N
         mine = next(e for e in errors if e["id"] == "cap/acme-boom")
         assert mine["origin"].startswith("project layer: ")
         assert all("origin" not in e for e in errors if e["id"] != "cap/acme-boom")
+
+
+@pytest.mark.parametrize("era", ERAS)
+async def test_prompts_and_resources_over_stdio_with_a_profile(tmp_path: Path, era: str) -> None:
+    """The real ``sap-devs mcp serve`` process: the profile's rules resource and a prompt's guidance."""
+    import sys
+
+    from mcp.client.stdio import StdioServerParameters
+
+    from tests.test_stdio_server import server_env
+
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "sap_devs", "mcp", "serve", "--profile", "abap-developer"],
+        env=server_env(tmp_path),
+        cwd=str(tmp_path),
+    )
+    async with Client(params, mode=era) as client:
+        assert {p.name for p in (await client.list_prompts()).prompts} >= {"fix-error", "start-project"}
+        listed = {r.uri for r in (await client.list_resources()).resources}
+        assert "sap-devs://profiles/abap-developer" in listed
+        mime, rules = await text_of(client, "sap-devs://profile/rules")
+        assert mime == "text/markdown" and rules.startswith("# SAP rules (")
+        assert "## ABAP Cloud and RAP" in rules and "## SAP Cloud Application Programming Model (CAP)" in rules
+        assert "## SAPUI5 / OpenUI5 and SAP Fiori" not in rules  # not one of the profile's packs
+        text = (await client.get_prompt("start-project", {"kind": "abap-rap"})).messages[0].content.text
+        assert "ABAP RESTful Application Programming Model" in text
