@@ -517,6 +517,12 @@ class FakeAdt:
                 "http://www.sap.com/adt/ddic/srvdsources",
                 "application/vnd.sap.adt.ddic.srvd.v1+xml",
             ),
+            "/sap/bc/adt/businessservices/bindings": (
+                "SRVB/SVB",
+                "srvb:serviceBinding",
+                "http://www.sap.com/adt/ddic/ServiceBindings",
+                "application/vnd.sap.adt.businessservices.servicebinding.v2+xml",
+            ),
         }
         if h.command == "POST" and path in collections:
             import re as regex
@@ -543,7 +549,9 @@ class FakeAdt:
                     adt_type,
                     package,
                     (accept,),
-                    generated_metadata(root, ns, name, adt_type, package, "created"),
+                    body
+                    if adt_type == "SRVB/SVB"
+                    else generated_metadata(root, ns, name, adt_type, package, "created"),
                     skeleton,
                 )
                 self.created.append(uri)

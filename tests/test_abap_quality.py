@@ -432,3 +432,39 @@ async def test_publish_outside_the_allowed_packages_is_refused(adt, tmp_path) ->
     outcome = await call(ctx, "publish_service", name="ZSAPCLI_TEST_BND")
     assert outcome.is_error and "package $TMP is not in the allowed packages" in outcome.text
     assert adt.publish_jobs == []
+
+
+async def test_create_a_service_binding_activate_and_publish(adt, tmp_path) -> None:
+    ctx = context(adt, tmp_path, writes=True)
+    out = await ok(
+        ctx,
+        "create_service_binding",
+        name="ZUI_SALESORDER_O4",
+        package="$TMP",
+        description="Sales orders UI",
+        service_definition="zui_salesorder",
+        publish=True,
+    )
+    assert out["uri"] == "/sap/bc/adt/businessservices/bindings/zui_salesorder_o4"
+    assert (out["activated"], out["published"], out["message"]) == (True, True, "Service published successfully")
+    body = adt.create_bodies[-1]
+    assert 'srvb:type="ODATA" srvb:version="V4" srvb:category="0"' in body
+    assert 'adtcore:type="SRVD/SRV" adtcore:name="ZUI_SALESORDER"' in body
+    assert "zui_salesorder_o4" in adt.activated[-1]
+    assert adt.publish_jobs[-1][0] == "/sap/bc/adt/businessservices/odatav4/publishjobs"
+    read = await ok(ctx, "get_service_binding", name="ZUI_SALESORDER_O4")
+    assert read["services"][0]["service_definition"] == "ZUI_SALESORDER"
+
+
+async def test_service_binding_creation_follows_the_policy(adt, tmp_path) -> None:
+    ctx = context(adt, tmp_path, writes=True)
+    outcome = await call(
+        ctx,
+        "create_service_binding",
+        name="ZUI_X_O2",
+        package="SAP_BASIS",
+        description="x",
+        service_definition="ZUI_X",
+        binding="odata_v2_web_api",
+    )
+    assert outcome.is_error and "not in the allowed packages" in outcome.text and adt.created == []

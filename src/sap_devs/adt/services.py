@@ -73,3 +73,62 @@ async def publish(client: AdtClient, policy: SafetyPolicy, name: str, *, unpubli
         text=(status.findtext(".//SHORT_TEXT") or "").strip(),
         long_text=(status.findtext(".//LONG_TEXT") or "").strip(),
     )
+
+
+BINDINGS = {
+    # binding: (OData version, category: 0 UI, 1 Web API)
+    "odata_v4_ui": ("V4", "0"),
+    "odata_v4_web_api": ("V4", "1"),
+    "odata_v2_ui": ("V2", "0"),
+    "odata_v2_web_api": ("V2", "1"),
+}
+SRVB_TYPE = "application/vnd.sap.adt.businessservices.servicebinding.v2+xml"
+
+
+async def create_binding(
+    client: AdtClient,
+    policy: SafetyPolicy,
+    name: str,
+    *,
+    package: str,
+    description: str,
+    service_definition: str,
+    binding: str,
+    transport: str | None = None,
+) -> str:
+    """Create a service binding for a service definition (the shape sapcli sends); returns its URI."""
+    from sap_devs.adt.objects import object_uri
+    from sap_devs.adt.safety import PolicyError, is_local
+    from sap_devs.adt.write import check_new_name
+
+    check_new_name(name)
+    policy.check_write(package, name.upper())
+    if not is_local(package) and not transport:
+        raise PolicyError(
+            f"{package} is a transportable package; a transport request is required.",
+            hint="Pass transport with an existing modifiable request (sap-devs never creates one implicitly).",
+        )
+    version, category = BINDINGS[binding]
+    upper = name.upper()
+    body = (
+        '<?xml version="1.0" encoding="UTF-8"?><srvb:serviceBinding '
+        'xmlns:srvb="http://www.sap.com/adt/ddic/ServiceBindings" xmlns:adtcore="http://www.sap.com/adt/core" '
+        f'adtcore:type="SRVB/SVB" adtcore:description={quoteattr(description[:60])} adtcore:language="EN" '
+        f'adtcore:name={quoteattr(upper)} adtcore:masterLanguage="EN">'
+        f"<adtcore:packageRef adtcore:name={quoteattr(package.upper())}/>"
+        f'<srvb:services srvb:name={quoteattr(upper)}><srvb:content srvb:version="0001" '
+        'srvb:releaseState="NOT_RELEASED"><srvb:serviceDefinition adtcore:type="SRVD/SRV" '
+        f"adtcore:name={quoteattr(service_definition.upper())}/></srvb:content></srvb:services>"
+        f'<srvb:binding srvb:type="ODATA" srvb:version="{version}" srvb:category="{category}">'
+        '<srvb:implementation adtcore:name=""/></srvb:binding></srvb:serviceBinding>'
+    )
+    params = {"corrNr": transport} if transport else None
+    await client.request(
+        "POST",
+        "/sap/bc/adt/businessservices/bindings",
+        params=params,
+        content_type=SRVB_TYPE,
+        accept=SRVB_TYPE,
+        body=body,
+    )
+    return object_uri("service_binding", name)
