@@ -41,8 +41,16 @@ SRC = ROOT / "src"
 
 # module (under src/sap_devs) -> (test files, functions to mutate; None = the whole module)
 TARGETS: dict[str, tuple[list[str], list[str] | None]] = {
-    "adt/safety.py": (["tests/test_abap_safety.py", "tests/test_abap_transports.py", "tests/test_abap_tools.py"], None),
-    "adt/abap_sql.py": (["tests/test_abap_sql.py", "tests/test_abap_data.py"], None),
+    "adt/safety.py": (
+        [
+            "tests/test_abap_safety.py",
+            "tests/test_refusals.py",
+            "tests/test_abap_transports.py",
+            "tests/test_abap_tools.py",
+        ],
+        None,
+    ),
+    "adt/abap_sql.py": (["tests/test_abap_sql_words.py", "tests/test_abap_sql.py", "tests/test_abap_data.py"], None),
     "core/http.py": (
         ["tests/test_refusals.py", "tests/test_http_and_cache.py"],
         ["redact", "check", "_origin", "_redirected", "_once", "_read_capped", "request", "_retry_after"],
