@@ -517,6 +517,12 @@ class FakeAdt:
                 "http://www.sap.com/adt/ddic/srvdsources",
                 "application/vnd.sap.adt.ddic.srvd.v1+xml",
             ),
+            "/sap/bc/adt/ddic/dataelements": (
+                "DTEL/DE",
+                "blue:wbobj",
+                "http://www.sap.com/wbobj/dictionary/dtel",
+                "application/vnd.sap.adt.dataelements.v2+xml",
+            ),
             "/sap/bc/adt/businessservices/bindings": (
                 "SRVB/SVB",
                 "srvb:serviceBinding",
@@ -597,6 +603,14 @@ class FakeAdt:
                 del self.objects[obj_uri]
                 del self.locks[obj_uri]
             return send(204, b"", "text/plain", extra)
+        if h.command == "PUT" and rest == "":  # a DDIC definition written under the lock
+            held = self.locks.get(obj_uri)
+            if not held or held != (query.get("lockHandle", [""])[0], sid):
+                return fail(423, "ExceptionResourceInvalidLockHandle", "Resource is not locked (invalid lock handle)")
+            if headers.get("content-type", "").split(";")[0] not in obj.accepts:
+                return fail(415, "ExceptionResourceNotAcceptable", f"Content type {obj.accepts[0]} expected")
+            obj.metadata = body
+            return ok(b"", "text/plain")
         if h.command == "PUT" and rest == "/source/main":
             held = self.locks.get(obj_uri)
             if not held or held != (query.get("lockHandle", [""])[0], sid):

@@ -468,3 +468,54 @@ async def test_service_binding_creation_follows_the_policy(adt, tmp_path) -> Non
         binding="odata_v2_web_api",
     )
     assert outcome.is_error and "not in the allowed packages" in outcome.text and adt.created == []
+
+
+async def test_create_data_element_with_a_predefined_type(adt, tmp_path) -> None:
+    ctx = context(adt, tmp_path, writes=True)
+    out = await ok(
+        ctx,
+        "create_data_element",
+        name="ZSALES_ORDER_NO",
+        package="$TMP",
+        description="Sales order number",
+        data_type="NUMC",
+        length=10,
+        label="Sales Order Number",
+    )
+    uri = "/sap/bc/adt/ddic/dataelements/zsales_order_no"
+    assert out == {"name": "ZSALES_ORDER_NO", "uri": uri, "package": "$TMP", "activated": True}
+    created = adt.create_bodies[-1]
+    assert "<dtel:typeKind/>" in created, "created empty, as sapcli does, then defined under the lock"
+    written = adt.objects[uri].metadata.decode()
+    assert "<dtel:typeKind>predefinedAbapType</dtel:typeKind>" in written
+    assert "<dtel:dataType>NUMC</dtel:dataType><dtel:dataTypeLength>000010</dtel:dataTypeLength>" in written
+    assert "<dtel:shortFieldLabel>Sales Orde</dtel:shortFieldLabel>" in written
+    assert "<dtel:longFieldLabel>Sales Order Number</dtel:longFieldLabel>" in written
+    assert adt.locks == {} and "zsales_order_no" in adt.activated[-1]
+    read = await ok(ctx, "get_data_element", name="ZSALES_ORDER_NO")
+    assert read["properties"]["dataType"] == "NUMC"
+
+
+async def test_create_data_element_on_a_domain_and_the_rules(adt, tmp_path) -> None:
+    ctx = context(adt, tmp_path, writes=True)
+    await ok(
+        ctx, "create_data_element", name="ZAUTH_GROUP", package="$TMP", description="x", domain="begrm", label="Group"
+    )
+    assert "<dtel:typeKind>domain</dtel:typeKind><dtel:typeName>BEGRM</dtel:typeName>" in (
+        adt.objects["/sap/bc/adt/ddic/dataelements/zauth_group"].metadata.decode()
+    )
+    both = await call(
+        ctx,
+        "create_data_element",
+        name="ZX",
+        package="$TMP",
+        description="x",
+        domain="BEGRM",
+        data_type="CHAR",
+        label="x",
+    )
+    assert both.is_error and "either domain or data_type" in both.text.lower()
+    refused = await call(
+        ctx, "create_data_element", name="ZX", package="ZPROD", description="x", data_type="CHAR", length=4, label="x"
+    )
+    assert refused.is_error and "a transport request is required" in refused.text

@@ -248,3 +248,38 @@ async def delete_object(
             await _unlock(client, uri, handle)  # a deleted object needs no unlock; anything else does
             raise
     return WriteReport(info.name, uri, package, transport, 0, 0, unlocked=True)
+
+
+async def write_metadata(
+    client: AdtClient,
+    policy: SafetyPolicy,
+    kind: str,
+    name: str,
+    body: str,
+    *,
+    content_type: str,
+    transport: str | None = None,
+) -> WriteReport:
+    """Replace the XML definition of a DDIC object (data element, domain): lock, PUT, unlock in one call."""
+    info = await read_info(client, kind, name)
+    package = _allowed_package(policy, info, transport)
+    uri = object_uri(kind, name)
+    async with client.stateful():
+        lock = await client.request(
+            "POST",
+            uri,
+            params={"_action": "LOCK", "accessMode": "MODIFY"},
+            accept="application/vnd.sap.as+xml;charset=UTF-8;dataname=com.sap.adt.lock.result;q=0.8, "
+            "application/vnd.sap.as+xml;charset=UTF-8;dataname=com.sap.adt.lock.result2;q=0.9",
+        )
+        handle, lock_corr = _lock_data(lock.content)
+        try:
+            package = await _package_after_lock(client, policy, kind, name, package, group=None, transport=transport)
+            params = {"lockHandle": handle}
+            corr = transport or (lock_corr if not is_local(package) else None)
+            if corr:
+                params["corrNr"] = corr
+            await client.request("PUT", uri, params=params, content_type=content_type, body=body, accept=content_type)
+        finally:
+            unlocked = await _unlock(client, uri, handle)
+    return WriteReport(info.name, uri, package, transport, 0, 0, unlocked=unlocked)

@@ -1,0 +1,137 @@
+"""Creating DDIC data elements over ADT, in the shapes sapcli sends (sap/adt/dataelement.py).
+
+A data element is created with an empty definition (POST /sap/bc/adt/ddic/dataelements), then its
+definition (type and field labels, ``blue:wbobj`` / ``dtel:dataElement``) is written under a lock
+(PUT of the object URI) and it is activated.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from xml.sax.saxutils import escape, quoteattr
+
+from sap_devs.adt.client import AdtClient
+from sap_devs.adt.objects import object_uri
+from sap_devs.adt.safety import PolicyError, SafetyPolicy, is_local
+from sap_devs.adt.write import WriteReport, check_new_name, write_metadata
+
+DTEL_TYPE = "application/vnd.sap.adt.dataelements.v2+xml"
+_NS = (
+    'xmlns:blue="http://www.sap.com/wbobj/dictionary/dtel" xmlns:adtcore="http://www.sap.com/adt/core" '
+    'xmlns:dtel="http://www.sap.com/adt/dictionary/dataelements"'
+)
+_FIELDS = [
+    "typeKind",
+    "typeName",
+    "dataType",
+    "dataTypeLength",
+    "dataTypeDecimals",
+    "shortFieldLabel",
+    "shortFieldLength",
+    "shortFieldMaxLength",
+    "mediumFieldLabel",
+    "mediumFieldLength",
+    "mediumFieldMaxLength",
+    "longFieldLabel",
+    "longFieldLength",
+    "longFieldMaxLength",
+    "headingFieldLabel",
+    "headingFieldLength",
+    "headingFieldMaxLength",
+    "searchHelp",
+    "searchHelpParameter",
+    "setGetParameter",
+    "defaultComponentName",
+    "deactivateInputHistory",
+    "changeDocument",
+    "leftToRightDirection",
+    "deactivateBIDIFiltering",
+]
+
+
+@dataclass
+class DataElementSpec:
+    domain: str | None = None
+    data_type: str | None = None  # a predefined ABAP type such as CHAR, NUMC, DEC, STRING
+    length: int = 0
+    decimals: int = 0
+    short_label: str = ""
+    medium_label: str = ""
+    long_label: str = ""
+    heading: str = ""
+
+
+def _element(name: str, description: str, package: str, values: dict[str, str], version: str) -> str:
+    fields = "".join(f"<dtel:{f}>{escape(values[f])}</dtel:{f}>" if values.get(f) else f"<dtel:{f}/>" for f in _FIELDS)
+    return (
+        f'<?xml version="1.0" encoding="UTF-8"?><blue:wbobj {_NS} adtcore:type="DTEL/DE" '
+        f'adtcore:description={quoteattr(description[:60])} adtcore:language="EN" adtcore:name={quoteattr(name)} '
+        f'adtcore:masterLanguage="EN" adtcore:version="{version}"><adtcore:packageRef adtcore:name={quoteattr(package)}/>'
+        f"<dtel:dataElement>{fields}</dtel:dataElement></blue:wbobj>"
+    )
+
+
+def definition_values(spec: DataElementSpec) -> dict[str, str]:
+    values = {
+        "shortFieldLabel": spec.short_label[:10],
+        "shortFieldLength": "10",
+        "shortFieldMaxLength": "10",
+        "mediumFieldLabel": spec.medium_label[:20],
+        "mediumFieldLength": "20",
+        "mediumFieldMaxLength": "20",
+        "longFieldLabel": spec.long_label[:40],
+        "longFieldLength": "40",
+        "longFieldMaxLength": "40",
+        "headingFieldLabel": spec.heading[:55],
+        "headingFieldLength": "55",
+        "headingFieldMaxLength": "55",
+        "deactivateInputHistory": "false",
+        "changeDocument": "false",
+        "leftToRightDirection": "false",
+        "deactivateBIDIFiltering": "false",
+    }
+    if spec.domain:
+        values.update(typeKind="domain", typeName=spec.domain.upper())
+    else:
+        values.update(
+            typeKind="predefinedAbapType",
+            dataType=(spec.data_type or "").upper(),
+            dataTypeLength=f"{spec.length:06d}",
+            dataTypeDecimals=f"{spec.decimals:06d}",
+        )
+    return values
+
+
+async def create_data_element(
+    client: AdtClient,
+    policy: SafetyPolicy,
+    name: str,
+    spec: DataElementSpec,
+    *,
+    package: str,
+    description: str,
+    transport: str | None = None,
+) -> WriteReport:
+    check_new_name(name)
+    policy.check_write(package, name.upper())
+    if not is_local(package) and not transport:
+        raise PolicyError(
+            f"{package} is a transportable package; a transport request is required.",
+            hint="Pass transport with an existing modifiable request (sap-devs never creates one implicitly).",
+        )
+    upper, pkg = name.upper(), package.upper()
+    params = {"corrNr": transport} if transport else None
+    await client.request(
+        "POST",
+        "/sap/bc/adt/ddic/dataelements",
+        params=params,
+        content_type=DTEL_TYPE,
+        accept=DTEL_TYPE,
+        body=_element(upper, description, pkg, {}, "inactive"),
+    )
+    body = _element(upper, description, pkg, definition_values(spec), "inactive")
+    report = await write_metadata(
+        client, policy, "data_element", upper, body, content_type=DTEL_TYPE, transport=transport
+    )
+    report.uri = object_uri("data_element", upper)
+    return report
