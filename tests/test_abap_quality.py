@@ -519,3 +519,24 @@ async def test_create_data_element_on_a_domain_and_the_rules(adt, tmp_path) -> N
         ctx, "create_data_element", name="ZX", package="ZPROD", description="x", data_type="CHAR", length=4, label="x"
     )
     assert refused.is_error and "a transport request is required" in refused.text
+
+
+async def test_ddic_definition_writes_recheck_the_package_under_the_lock(adt, tmp_path) -> None:
+    from sap_devs.adt.write import write_metadata
+
+    uri = "/sap/bc/adt/ddic/dataelements/zsales_order_id"
+    before = adt.objects[uri].metadata
+    ctx = context(adt, tmp_path, writes=True, packages=("$TMP", "Z*", "PACKAGE"))  # the recording's package
+    adt.moves_at_lock[uri] = "SAP_BASIS_CORE"
+    with pytest.raises(Exception, match="Refused after locking ZSALES_ORDER_ID"):
+        await write_metadata(
+            ctx.adt(), ctx.policy(), "data_element", "ZSALES_ORDER_ID", "<x/>", content_type="application/xml"
+        )
+    assert adt.locks == {} and not [r for r in adt.requests if r.method == "PUT"]
+    assert b"<x/>" not in adt.objects[uri].metadata and adt.objects[uri].metadata != b""
+    off = context(adt, tmp_path, writes=False)
+    with pytest.raises(Exception, match="ABAP writes are off"):
+        await write_metadata(
+            off.adt(), off.policy(), "data_element", "ZSALES_ORDER_ID", "<x/>", content_type="application/xml"
+        )
+    assert before is not None
