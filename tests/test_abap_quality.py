@@ -530,7 +530,13 @@ async def test_ddic_definition_writes_recheck_the_package_under_the_lock(adt, tm
     adt.moves_at_lock[uri] = "SAP_BASIS_CORE"
     with pytest.raises(Exception, match="Refused after locking ZSALES_ORDER_ID"):
         await write_metadata(
-            ctx.adt(), ctx.policy(), "data_element", "ZSALES_ORDER_ID", "<x/>", content_type="application/xml"
+            ctx.adt(),
+            ctx.policy(),
+            "data_element",
+            "ZSALES_ORDER_ID",
+            "<x/>",
+            content_type="application/xml",
+            transport="DEVK900123",
         )
     assert adt.locks == {} and not [r for r in adt.requests if r.method == "PUT"]
     assert b"<x/>" not in adt.objects[uri].metadata and adt.objects[uri].metadata != b""
