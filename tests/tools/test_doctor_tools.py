@@ -250,3 +250,12 @@ async def test_cap_project_without_gitignore_entry_gets_a_preventive_suggestion(
     warnings = [f for f in out["findings"]["results"] if f["file"] == ".gitignore"]
     assert len(warnings) == 1 and warnings[0]["severity"] == "info", "no file leaks yet: a suggestion"
     assert "default-env.json" in warnings[0]["message"]
+
+
+async def test_findings_name_their_line(bundled_ctx, tmp_path) -> None:
+    mta = "_schema-version: '3.1'\nID: demo\nversion: 1.0.0\nmodules:\n  - name: demo-srv\n    path: srv-missing\n"
+    root = write_files(tmp_path / "mta", {"mta.yaml": mta})
+    out = await ok("check_project", {"path": str(root)}, bundled_ctx)
+    [finding] = [f for f in out["findings"]["results"] if f["file"] == "mta.yaml"]
+    assert finding["severity"] == "error" and finding["line"] == 6
+    assert "'mbt build' stops there" in finding["fix"]

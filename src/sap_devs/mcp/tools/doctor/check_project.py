@@ -46,10 +46,14 @@ class DetectionOut(BaseModel):
 
 class FindingOut(BaseModel):
     category: str
-    severity: str = Field(description="error, warning or info.")
+    severity: str = Field(
+        description="error: will not build, deploy or start, or a security hole; warning: likely to hurt soon; "
+        "info: a suggestion."
+    )
     message: str
     fix: str | None = None
     file: str | None = Field(None, description="File the finding is about, relative to the project root.")
+    line: int | None = Field(None, description="1-based line in file where the evidence is, when there is one.")
 
 
 class Output(ToolOutput):
@@ -106,7 +110,7 @@ async def handle(params: Input, ctx: ToolContext) -> Output:
         cancel.set()  # the worker thread cannot be killed; it stops at its next folder or file
         raise
     findings = [
-        FindingOut(category=f.category, severity=f.severity, message=f.message, fix=f.fix, file=f.file)
+        FindingOut(category=f.category, severity=f.severity, message=f.message, fix=f.fix, file=f.file, line=f.line)
         for f in report.findings
     ]
     errors = sum(1 for f in findings if f.severity == "error")
