@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import httpx
@@ -453,3 +454,61 @@ async def test_sse_responses_when_configured(tmp_path: Path, mode: str) -> None:
         headers = {**MCP_HEADERS, "mcp-protocol-version": "2025-06-18"}
         answer = httpx.post(base + "/mcp", json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"}, headers=headers)
         assert answer.headers["content-type"].startswith("text/event-stream") and "get_known_errors" in answer.text
+
+
+def test_shutdown_finishes_the_calls_in_flight(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Stopping the server (SIGTERM sets should_exit) lets a running tool call answer before it ends."""
+    import threading
+
+    import anyio
+    import uvicorn
+
+    import sap_devs.mcp.server as server_mod
+    from sap_devs.http.app import build_app
+    from sap_devs.http.run import uvicorn_config
+
+    started = threading.Event()
+    real_invoke = server_mod.invoke
+
+    async def slow_invoke(*args, **kwargs):
+        started.set()
+        await anyio.sleep(1.0)
+        return await real_invoke(*args, **kwargs)
+
+    monkeypatch.setattr(server_mod, "invoke", slow_invoke)
+    server, ctx = _server(tmp_path)
+    import socket
+
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    http_server = uvicorn.Server(uvicorn_config(build_app(server, HttpSettings(port=port), ctx=ctx), HttpSettings()))
+    thread = threading.Thread(target=http_server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    while not http_server.started:
+        time.sleep(0.01)
+    call = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "tools/call",
+        "params": {"name": "get_known_errors", "arguments": {"query": "SQL error 258"}},
+    }
+    answers: list[httpx.Response] = []
+    caller = threading.Thread(
+        target=lambda: answers.append(
+            httpx.post(
+                f"http://127.0.0.1:{port}/mcp",
+                json=call,
+                headers={**MCP_HEADERS, "mcp-protocol-version": "2025-06-18"},
+                timeout=20,
+            )
+        )
+    )
+    caller.start()
+    assert started.wait(10)
+    http_server.should_exit = True  # what uvicorn's SIGTERM handler does
+    caller.join(20)
+    thread.join(20)
+    sock.close()
+    assert answers and answers[0].status_code == 200
+    assert json.loads(answers[0].text)["result"]["isError"] is False
