@@ -61,6 +61,8 @@ async def test_both_eras_list_and_call_tools_over_http(open_server: str, tmp_pat
     async with Client(local, mode="legacy") as direct:
         expected_instructions = direct.instructions
         expected_tools = [t.name for t in (await direct.list_tools()).tools]
+        expected_prompts = [p.name for p in (await direct.list_prompts()).prompts]
+        expected_resources = [r.uri for r in (await direct.list_resources()).resources]
     async with _client(open_server + "/mcp", mode) as client:
         if mode == "auto":
             assert client.protocol_version == "2026-07-28"
@@ -71,6 +73,8 @@ async def test_both_eras_list_and_call_tools_over_http(open_server: str, tmp_pat
         listed = [t.name for t in (await client.list_tools()).tools]
         assert listed == expected_tools
         assert not set(listed) & LOCAL_ONLY_TOOLS
+        assert [p.name for p in (await client.list_prompts()).prompts] == expected_prompts
+        assert [r.uri for r in (await client.list_resources()).resources] == expected_resources
         result = await client.call_tool("get_known_errors", {"query": "SQL error 258: insufficient privilege"})
         assert not result.is_error
         assert result.structured_content is not None and result.structured_content["count"] >= 1
