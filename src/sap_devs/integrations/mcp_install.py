@@ -520,8 +520,11 @@ class StatusRow:
 _CLIENT_STEPS: dict[tuple[str, str], str] = {
     ("claude-code", "project"): "Claude Code asks before it starts servers from a project's .mcp.json: "
     "run `claude` in the project and approve it (or /mcp), else it stays 'pending approval'",
-    ("gemini-cli", "project"): "Gemini CLI ignores a project's .gemini/settings.json in untrusted folders: "
-    "trust the folder when Gemini asks (or with /permissions)",
+    ("gemini-cli", "project"): "Gemini CLI disables MCP servers in untrusted folders: "
+    "trust the project folder when Gemini asks (or with /permissions)",
+    # Gemini CLI 0.61 suppresses user-level servers in an untrusted folder too (`gemini mcp list`: Disabled).
+    ("gemini-cli", "user"): "Gemini CLI disables MCP servers, user ones too, in untrusted folders: "
+    "trust each project folder when Gemini asks (or with /permissions)",
     ("codex", "project"): "Codex reads a project's .codex/config.toml only in trusted projects: "
     "trust the project when Codex asks",
     ("vscode", "project"): "VS Code asks before it starts a workspace server: start it from .vscode/mcp.json "
