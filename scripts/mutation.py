@@ -52,7 +52,7 @@ TARGETS: dict[str, tuple[list[str], list[str] | None]] = {
     ),
     "adt/abap_sql.py": (["tests/test_abap_sql_words.py", "tests/test_abap_sql.py", "tests/test_abap_data.py"], None),
     "core/http.py": (
-        ["tests/test_refusals.py", "tests/test_http_and_cache.py"],
+        ["tests/test_http_policy.py", "tests/test_refusals.py", "tests/test_http_and_cache.py"],
         ["redact", "check", "_origin", "_redirected", "_once", "_read_capped", "request", "_retry_after"],
     ),
     "core/fs.py": (["tests/test_refusals.py", "tests/test_http_and_cache.py"], None),
