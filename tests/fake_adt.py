@@ -523,6 +523,12 @@ class FakeAdt:
                 "http://www.sap.com/wbobj/dictionary/dtel",
                 "application/vnd.sap.adt.dataelements.v2+xml",
             ),
+            "/sap/bc/adt/ddic/domains": (
+                "DOMA/DD",
+                "doma:domain",
+                "http://www.sap.com/dictionary/domain",
+                "application/vnd.sap.adt.domains.v2+xml",
+            ),
             "/sap/bc/adt/businessservices/bindings": (
                 "SRVB/SVB",
                 "srvb:serviceBinding",

@@ -546,3 +546,30 @@ async def test_ddic_definition_writes_recheck_the_package_under_the_lock(adt, tm
             off.adt(), off.policy(), "data_element", "ZSALES_ORDER_ID", "<x/>", content_type="application/xml"
         )
     assert before is not None
+
+
+async def test_create_domain_with_fixed_values(adt, tmp_path) -> None:
+    ctx = context(adt, tmp_path, writes=True)
+    out = await ok(
+        ctx,
+        "create_domain",
+        name="ZORDER_STATUS",
+        package="$TMP",
+        description="Order status",
+        data_type="CHAR",
+        length=1,
+        fixed_values=[{"value": "O", "text": "Open"}, {"value": "C", "text": "Closed & done"}],
+    )
+    uri = "/sap/bc/adt/ddic/domains/zorder_status"
+    assert out == {"name": "ZORDER_STATUS", "uri": uri, "package": "$TMP", "activated": True}
+    assert "<doma:content>" not in adt.create_bodies[-1], "created bare, then defined under the lock"
+    written = adt.objects[uri].metadata.decode()
+    assert "<doma:datatype>CHAR</doma:datatype><doma:length>000001</doma:length>" in written
+    assert "<doma:low>C</doma:low><doma:high/><doma:text>Closed &amp; done</doma:text>" in written
+    assert adt.locks == {} and "zorder_status" in adt.activated[-1]
+    read = await ok(ctx, "get_domain", name="ZORDER_STATUS")
+    assert read["properties"]["datatype"] == "CHAR" and len(read["fixed_values"]) == 2
+    refused = await call(
+        ctx, "create_domain", name="ZX", package="SAP_BASIS", description="x", data_type="CHAR", length=1
+    )
+    assert refused.is_error and "not in the allowed packages" in refused.text

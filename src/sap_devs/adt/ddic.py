@@ -135,3 +135,73 @@ async def create_data_element(
     )
     report.uri = object_uri("data_element", upper)
     return report
+
+
+DOMA_TYPE = "application/vnd.sap.adt.domains.v2+xml"
+
+
+@dataclass
+class DomainSpec:
+    data_type: str
+    length: int
+    decimals: int = 0
+    lowercase: bool = False
+    fixed_values: list[tuple[str, str]] | None = None  # (value, text)
+
+
+def _domain(name: str, description: str, package: str, spec: DomainSpec | None) -> str:
+    content = ""
+    if spec is not None:
+        fixed = "".join(
+            f"<doma:fixValue><doma:position>{i:04d}</doma:position><doma:low>{escape(low)}</doma:low><doma:high/>"
+            f"<doma:text>{escape(text[:60])}</doma:text></doma:fixValue>"
+            for i, (low, text) in enumerate(spec.fixed_values or [], start=1)
+        )
+        content = (
+            f"<doma:content><doma:typeInformation><doma:datatype>{escape(spec.data_type.upper())}</doma:datatype>"
+            f"<doma:length>{spec.length:06d}</doma:length><doma:decimals>{spec.decimals:06d}</doma:decimals>"
+            f"</doma:typeInformation><doma:outputInformation><doma:length>{spec.length:06d}</doma:length>"
+            "<doma:style>00</doma:style><doma:conversionExit/><doma:signExists>false</doma:signExists>"
+            f"<doma:lowercase>{str(spec.lowercase).lower()}</doma:lowercase><doma:ampmFormat>false</doma:ampmFormat>"
+            "</doma:outputInformation><doma:valueInformation><doma:appendExists>false</doma:appendExists>"
+            f"<doma:fixValues>{fixed}</doma:fixValues></doma:valueInformation></doma:content>"
+        )
+    return (
+        '<?xml version="1.0" encoding="UTF-8"?><doma:domain xmlns:doma="http://www.sap.com/dictionary/domain" '
+        f'xmlns:adtcore="http://www.sap.com/adt/core" adtcore:type="DOMA/DD" adtcore:description={quoteattr(description[:60])} '
+        f'adtcore:language="EN" adtcore:name={quoteattr(name)} adtcore:masterLanguage="EN">'
+        f"<adtcore:packageRef adtcore:name={quoteattr(package)}/>{content}</doma:domain>"
+    )
+
+
+async def create_domain(
+    client: AdtClient,
+    policy: SafetyPolicy,
+    name: str,
+    spec: DomainSpec,
+    *,
+    package: str,
+    description: str,
+    transport: str | None = None,
+) -> WriteReport:
+    check_new_name(name)
+    policy.check_write(package, name.upper())
+    if not is_local(package) and not transport:
+        raise PolicyError(
+            f"{package} is a transportable package; a transport request is required.",
+            hint="Pass transport with an existing modifiable request (sap-devs never creates one implicitly).",
+        )
+    upper, pkg = name.upper(), package.upper()
+    params = {"corrNr": transport} if transport else None
+    await client.request(
+        "POST",
+        "/sap/bc/adt/ddic/domains",
+        params=params,
+        content_type=DOMA_TYPE,
+        accept=DOMA_TYPE,
+        body=_domain(upper, description, pkg, None),
+    )
+    body = _domain(upper, description, pkg, spec)
+    report = await write_metadata(client, policy, "domain", upper, body, content_type=DOMA_TYPE, transport=transport)
+    report.uri = object_uri("domain", upper)
+    return report
