@@ -59,11 +59,12 @@ def _json_nested(keys: tuple[str, ...], inner: str) -> str:
 def seed(t: Target) -> str:
     """An existing file with another server, comments and (for JSON) trailing commas."""
     if t.config.format == "json":
-        other = '{\n    "other": {"command": "other-cmd", "args": ["x"]}, // keep this too\n  }'
+        comma = "," if t.config.trailing_commas else ""  # Gemini CLI reads comments but not trailing commas
+        other = f'{{\n    "other": {{"command": "other-cmd", "args": ["x"]}}{comma} // keep this too\n  }}'
         nested = _json_nested(t.container[1:], other)
         return (
             '{\n  // keep this comment\n  "theme": "dark", /* inline */\n'
-            f"  {json.dumps(t.container[0])}: {nested},\n}}\n"
+            f"  {json.dumps(t.container[0])}: {nested}{comma}\n}}\n"
         )
     if t.config.format == "toml":
         return (
@@ -407,6 +408,28 @@ def test_the_command_is_the_running_executable_not_the_first_on_path(
     monkeypatch.setattr("sys.executable", str(link))
     monkeypatch.setattr("sys.argv", ["-c"])
     assert server_spec("sap-devs", []).command == str(link)
+
+
+def test_gemini_rejects_trailing_commas_so_sap_devs_names_them(home: Path, project: Path) -> None:
+    """Gemini CLI reads comments in settings.json but fails on a trailing comma: such a file is malformed
+    for it, and left as it is."""
+    t = _t("gemini-cli", "user", home, project)
+    t.path.parent.mkdir(parents=True)
+    broken = '{\n  // mine\n  "mcpServers": {\n    "other": {"command": "x"},\n  }\n}\n'
+    t.path.write_text(broken, encoding="utf-8")
+    with pytest.raises(SapDevsError, match=r"settings.json:4: malformed file \(trailing comma"):
+        install(t, spec())
+    assert t.path.read_text(encoding="utf-8") == broken
+    row = status(t, "sap-devs")
+    assert row.state == "malformed" and "trailing comma" in row.detail
+    t.path.write_text(broken.replace("},\n", "}\n"), encoding="utf-8")  # comments alone are fine
+    assert install(t, spec()).status == "installed"
+    assert jsonc.trailing_commas(t.path.read_text(encoding="utf-8")) == []
+    # Cursor (and VS Code, Zed) read JSONC: the same file is fine there.
+    c = _t("cursor", "user", home, project)
+    c.path.parent.mkdir(parents=True)
+    c.path.write_text(broken, encoding="utf-8")
+    assert install(c, spec()).status == "installed"
 
 
 def test_detection(home: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -88,6 +88,7 @@ class McpConfig:
     shape: Shape
     header: tuple[tuple[str, str], ...] = ()  # top-level keys the client requires in the file (Continue)
     own_file: bool = False  # one file per server (Continue block files): removed with its last server
+    trailing_commas: bool = True  # False: the client rejects JSONC trailing commas (comments are fine)
 
 
 @dataclass(frozen=True)
@@ -179,8 +180,11 @@ CLIENTS: tuple[Client, ...] = (
         detect=("~/.gemini",),
         executables=("gemini",),
         mcp=(
-            McpConfig("user", "~/.gemini/settings.json", "json", ("mcpServers",), "plain"),
-            McpConfig("project", "{project}/.gemini/settings.json", "json", ("mcpServers",), "plain"),
+            # Gemini CLI 0.61 reads comments but fails on a trailing comma ("Expected double-quoted property name").
+            McpConfig("user", "~/.gemini/settings.json", "json", ("mcpServers",), "plain", trailing_commas=False),
+            McpConfig(
+                "project", "{project}/.gemini/settings.json", "json", ("mcpServers",), "plain", trailing_commas=False
+            ),
         ),
         instructions=(
             InstructionFile("project", "{project}/GEMINI.md", 64_000),

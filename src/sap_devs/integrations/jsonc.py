@@ -57,6 +57,7 @@ class _Parser:
     def __init__(self, text: str) -> None:
         self.text = text
         self.pos = 0
+        self.trailing: list[int] = []  # offsets of commas just before a closing '}' or ']'
 
     def error(self, message: str, pos: int | None = None) -> JsoncError:
         line, col = line_col(self.text, self.pos if pos is None else pos)
@@ -136,6 +137,8 @@ class _Parser:
                 member.comma = self.pos
                 self.pos += 1
                 self.skip()
+                if self.text.startswith("}", self.pos):
+                    self.trailing.append(member.comma)
             elif not self.text.startswith("}", self.pos):
                 raise self.error("expected ',' or '}'")
         self.pos += 1
@@ -154,8 +157,11 @@ class _Parser:
             node.value.append(self.value().value)
             self.skip()
             if self.text.startswith(",", self.pos):
+                comma = self.pos
                 self.pos += 1
                 self.skip()
+                if self.text.startswith("]", self.pos):
+                    self.trailing.append(comma)
             elif not self.text.startswith("]", self.pos):
                 raise self.error("expected ',' or ']'")
         self.pos += 1
@@ -174,6 +180,16 @@ def parse_tree(text: str) -> Node | None:
     if parser.pos < len(text):
         raise parser.error("unexpected content after the end of the document")
     return root
+
+
+def trailing_commas(text: str) -> list[tuple[int, int]]:
+    """(line, column) of every trailing comma, which JSONC allows and strict readers such as Gemini CLI's
+    settings loader reject; the text must parse."""
+    parser = _Parser(text)
+    parser.skip()
+    if parser.pos < len(text):
+        parser.value()
+    return [line_col(text, pos) for pos in parser.trailing]
 
 
 def loads(text: str) -> Any:

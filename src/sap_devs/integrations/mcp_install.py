@@ -330,11 +330,23 @@ def _malformed(path: Path, exc: Malformed) -> SapDevsError:
     )
 
 
-def _load(fmt: _Format, path: Path, text: str) -> Any:
+def _load(fmt: _Format, path: Path, text: str, config: McpConfig | None = None) -> Any:
     try:
-        return fmt.load(text)
+        data = fmt.load(text)
+        _strict(config, text)
     except Malformed as exc:
         raise _malformed(path, exc) from None
+    return data
+
+
+def _strict(config: McpConfig | None, text: str) -> None:
+    """A JSONC trailing comma in the file of a client that rejects them: the client cannot read the file."""
+    if config is None or config.format != "json" or config.trailing_commas:
+        return
+    found = jsonc.trailing_commas(text)
+    if found:
+        line, column = found[0]
+        raise Malformed(line, f"trailing comma at column {column}, which the client rejects")
 
 
 def _split_bom(text: str | None) -> tuple[str, str]:
@@ -382,7 +394,7 @@ def install(t: Target, spec: ServerSpec, *, dry_run: bool = False) -> Outcome:
     fmt = FORMATS[t.config.format]
     old = read_text(t.path)
     bom, text = _split_bom(old)
-    data = _load(fmt, t.path, text)
+    data = _load(fmt, t.path, text, t.config)
     existing = fmt.get(data, t.container, spec.id)
     desired = merge_entry(existing, build_entry(t.config.shape, spec))
     if existing == desired and _count(fmt, text, data, t, spec.id) <= 1:
@@ -427,7 +439,7 @@ def uninstall(t: Target, server_id: str, *, dry_run: bool = False) -> Outcome:
     if old is None:
         return Outcome(t, "not installed", "no file")
     bom, text = _split_bom(old)
-    data = _load(fmt, t.path, text)
+    data = _load(fmt, t.path, text, t.config)
     if fmt.get(data, t.container, server_id) is None:
         return Outcome(t, "not installed")
     record = state.current(t.path, old)
@@ -553,6 +565,7 @@ def status(t: Target, server_id: str) -> StatusRow:
         return StatusRow(t, "no file")
     try:
         data = fmt.load(_split_bom(old)[1])
+        _strict(t.config, _split_bom(old)[1])
     except Malformed as exc:
         return StatusRow(t, "malformed", f"line {exc.line}: {exc.detail}" if exc.line else exc.detail)
     entry = fmt.get(data, t.container, server_id)
