@@ -231,3 +231,15 @@ def test_a_context_without_a_policy_refuses_writes_transports_data_and_other_cli
     with pytest.raises(QueryRefused, match="SAP_DEVS_ADT_CROSS_CLIENT"):
         check_select("SELECT * FROM sflight USING CLIENT '200'", cross_client=policy.cross_client)
     assert policy.packages == ("$TMP", "Z*")
+
+
+def test_the_sweep_says_what_it_removed_and_is_silent_otherwise(tmp_path, caplog) -> None:
+    import logging
+
+    orphan = tmp_path / ".x.json.abc.tmp"
+    orphan.write_text("{")
+    os.utime(orphan, (1000, 1000))
+    with caplog.at_level(logging.INFO, logger="sap_devs.core.fs"):
+        assert fs.remove_stale_temp_files(tmp_path) == 1
+        assert fs.remove_stale_temp_files(tmp_path) == 0
+    assert [r.getMessage() for r in caplog.records] == [f"removed 1 unfinished temporary file(s) under {tmp_path}"]
