@@ -15,7 +15,8 @@ test run or CI, only the standard library::
     .venv/bin/python scripts/mutation.py adt/safety.py core/fs.py --workers 2 --budget 300
     .venv/bin/python scripts/mutation.py --list adt/safety.py   # the mutants, without running them
 
-``--budget`` bounds the seconds per module (mutants not run in time are reported as such), and each
+``--budget`` bounds the seconds per module (mutants are run in a fixed random order, so a module cut
+short reports a fair sample and says how many ran), and each
 mutant's test run is cut off after ``--timeout`` seconds (a hang counts as killed, as mutmut does).
 Exit status 1 when a module scores below ``--min-score`` (default 90).
 """
@@ -27,7 +28,9 @@ import ast
 import copy
 import json
 import os
+import random
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -362,6 +365,14 @@ def _original_source(module: str) -> str:
     return (SRC / "sap_devs" / module).read_text(encoding="utf-8")
 
 
+_STOP: list[int] = []
+
+
+def _stop(signum: int, _frame: object) -> None:
+    """SIGTERM/SIGINT: finish the running mutants, restore the copies, report what ran, clean up."""
+    _STOP.append(signum)
+
+
 def run_module(
     module: str, workers: list[Path], budget: float, timeout: float, all_mutants: list[Mutant] | None = None
 ) -> dict[str, object]:
@@ -377,11 +388,12 @@ def run_module(
         return {"module": module, "error": "the tests fail on the unmutated code", "total": len(all_mutants)}
 
     queue = list(all_mutants)
+    random.Random(0).shuffle(queue)  # a run cut short by the budget is a fair sample, not the module's top
 
     def worker(copy_src: Path) -> None:
         target = copy_src / "sap_devs" / module
         try:
-            while queue and time.monotonic() < deadline:
+            while queue and time.monotonic() < deadline and not _STOP:
                 mutant = queue.pop(0)
                 target.write_text(mutant.source, encoding="utf-8")
                 passed, _ = _run_tests(copy_src, tests, timeout)
@@ -437,9 +449,13 @@ def main(argv: list[str] | None = None) -> int:
     for module in TARGETS:
         TARGETS[module] = ([t for t in TARGETS[module][0] if t not in args.without], TARGETS[module][1])
     report: list[dict[str, object]] = []
+    signal.signal(signal.SIGTERM, _stop)
+    signal.signal(signal.SIGINT, _stop)
     with tempfile.TemporaryDirectory(prefix="sap-devs-mutation-") as tmp:
         workers = [_prepare_copy(Path(tmp) / f"w{i}") for i in range(max(1, args.workers))]
         for module in modules:
+            if _STOP:
+                break
             started = time.monotonic()
             chosen = [m for m in issue_mutants() if m.module == module] if args.issue else None
             if chosen == []:
