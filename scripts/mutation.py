@@ -69,9 +69,12 @@ TARGETS: dict[str, tuple[list[str], list[str] | None]] = {
         ["tests/integrations/test_inject.py"],
         ["find_block", "_written_by_us", "_meta", "_assembler", "_newline", "neutralise", "uninstall"],
     ),
-    "knowledge/error_text.py": (["tests/test_refusals.py", "tests/test_known_error_matching.py"], None),
+    "knowledge/error_text.py": (
+        ["tests/test_error_text.py", "tests/test_refusals.py", "tests/test_known_error_matching.py"],
+        None,
+    ),
     "knowledge/queries.py": (
-        ["tests/test_refusals.py", "tests/test_known_error_matching.py"],
+        ["tests/test_error_text.py", "tests/test_refusals.py", "tests/test_known_error_matching.py"],
         ["find_known_errors", "_codes_by_entry", "boost"],
     ),
 }
