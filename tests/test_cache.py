@@ -13,11 +13,11 @@ import pytest
 
 from sap_devs.core import cache
 
-NOW = dt.datetime.now(dt.UTC)
-
 
 def _cached(seconds_ago: float) -> cache.Cached:
-    return cache.Cached(name="x", data=None, fetched_at=NOW - dt.timedelta(seconds=seconds_ago), path=None)  # type: ignore[arg-type]
+    # measured from now, not from import time: a long suite run must not age every copy by minutes
+    fetched = dt.datetime.now(dt.UTC) - dt.timedelta(seconds=seconds_ago)
+    return cache.Cached(name="x", data=None, fetched_at=fetched, path=None)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(
