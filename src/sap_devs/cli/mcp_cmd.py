@@ -22,8 +22,16 @@ def serve(
     system: str | None = typer.Option(
         None, "--system", envvar="SAP_DEVS_SYSTEM", help="Named ABAP system from <config dir>/systems.yaml."
     ),
+    transport: str = typer.Option(
+        "stdio",
+        "--transport",
+        help="stdio (one developer) or http (a team server: Streamable HTTP at /mcp with API keys or OIDC; "
+        "`sap-devs mcp serve --transport http --help` lists its options).",
+    ),
 ) -> None:
-    """Serve the sap-devs tools over MCP on stdin/stdout (both protocol eras)."""
+    """Serve the sap-devs tools over MCP on stdin/stdout (both protocol eras), or over HTTP with --transport http."""
+    if transport != "stdio":  # http is started before this command is parsed (cli/serve.py fast_path)
+        raise typer.BadParameter("use stdio or http", param_hint="--transport")
     from sap_devs.cli.serve import run_server
 
     code = run_server(profile, environment, tools, pin, allow_writes, system)
