@@ -155,7 +155,7 @@ def render_block(
     ``verbosity`` None is the lean default: the packs at minimal, and packs that are not required
     only while the block stays within ``LEAN_CHARS`` (about 3,000 tokens). To fit the limit, the
     known-errors table loses the rows of the lowest-priority packs first, then the lowest-priority packs lose verbosity one level at a
-    time (all leave full before any goes to minimal), then packs that are not required are left out, lowest priority first.
+    time (all leave full before any goes to minimal; base packs first, then the lowest priority), then packs that are not required are left out, lowest priority first.
     Required packs are never left out: if they do not fit at minimal, the block is cut after a
     whole line and says so (``Block.cut``). An int ``room`` is a limit in bytes for the block alone."""
     if isinstance(sel, list):
@@ -175,8 +175,9 @@ def render_block(
             table.pop()
             continue
         higher = [i for i, (_, level) in enumerate(levels) if level in _LOWER]
-        if higher:  # one level at a time: every pack leaves full before any goes down to minimal
-            i = max(higher, key=lambda n: (_RANK[levels[n][1]], n))
+        if higher:  # one level at a time: every pack leaves full before any goes down to minimal;
+            # within a level the general base packs shrink first, then the rest from the lowest priority up
+            i = max(higher, key=lambda n: (_RANK[levels[n][1]], levels[n][0].meta.base, n))
             pack, level = levels[i]
             levels[i] = (pack, _LOWER[level])
             lowered[pack.id] = _LOWER[level]
