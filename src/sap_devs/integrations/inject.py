@@ -187,9 +187,42 @@ def render_block(
             dropped.insert(0, levels.pop(optional[-1])[0].id)
             continue
         return _cut(levels, verbosity, profile, created, room, dropped, _shrunk(lowered, start))
+    if lowered:  # room left over: give packs back a level, the profile's first, while it still fits
+        _regrow(levels, lowered, start, lambda: _compose(levels, table, verbosity, profile, created, "shrunk")[0], room)
     if lowered or dropped:  # record it in the header line, for the reader of the file
         text, used = _compose(levels, table, verbosity, profile, created, "shrunk")
     return Block(text, used, dropped, _shrunk(lowered, start), False, room.size(text), room.limit, room.unit)
+
+
+_RAISE: dict[str, Verbosity] = {"minimal": "standard", "standard": "full"}
+
+
+def _regrow(
+    levels: list[tuple[Pack, Verbosity]],
+    lowered: dict[str, Verbosity],
+    start: Verbosity,
+    render: Callable[[], str],
+    room: Room,
+) -> None:
+    """Raise lowered packs one level at a time (non-base packs in priority order, then base packs) for as
+    long as the block still fits; a pack never goes above the verbosity asked for."""
+    order = sorted(range(len(levels)), key=lambda n: (levels[n][0].meta.base, n))
+    grown = True
+    while grown:
+        grown = False
+        for i in order:
+            pack, level = levels[i]
+            if pack.id not in lowered or _RANK[level] >= _RANK[start]:
+                continue
+            levels[i] = (pack, _RAISE[level])
+            if room.size(render()) <= room.limit:
+                grown = True
+                if levels[i][1] == start:
+                    del lowered[pack.id]
+                else:
+                    lowered[pack.id] = levels[i][1]
+            else:
+                levels[i] = (pack, level)
 
 
 def _shrunk(lowered: dict[str, Verbosity], start: Verbosity) -> list[str]:
