@@ -27,8 +27,10 @@ def _cached(seconds_ago: float) -> cache.Cached:
         (59, "0 min"),
         (61, "1 min"),
         (3599, "59 min"),
+        (3600, "1 h"),
         (3601, "1 h"),
         (172_799, "47 h"),
+        (172_800, "2 days"),
         (172_801, "2 days"),
         (10 * 86_400 + 5, "10 days"),
         (-30, "0 min"),  # a clock running behind never shows a negative age
@@ -68,6 +70,7 @@ def test_a_fetch_time_without_a_zone_is_utc(tmp_path) -> None:
         {"format": 2, "fetched_at": "2026-01-02T03:04:05+00:00", "data": []},
         {"format": 1, "fetched_at": "2026-01-02T03:04:05+00:00"},
         {"format": 1, "fetched_at": "yesterday", "data": []},
+        {"format": 1, "fetched_at": 1767312000, "data": []},
     ],
 )
 def test_files_of_another_version_without_data_or_with_a_bad_time_count_as_missing(tmp_path, caplog, payload) -> None:
@@ -77,6 +80,8 @@ def test_files_of_another_version_without_data_or_with_a_bad_time_count_as_missi
     with caplog.at_level(logging.WARNING):
         assert cache.read("news/episodes", root=tmp_path) is None
     assert "is corrupt" in caplog.text
+    if isinstance(payload.get("fetched_at"), int):
+        assert "no fetched_at time" in caplog.text
 
 
 def test_a_long_error_is_shortened_in_the_warning(tmp_path, caplog) -> None:
@@ -92,6 +97,7 @@ def test_a_long_error_is_shortened_in_the_warning(tmp_path, caplog) -> None:
 
 def test_short_keeps_short_texts_and_names_empty_errors() -> None:
     assert cache._short(ValueError("x" * 200)) == "x" * 200
+    assert cache._short(ValueError("x" * 201)) == "x" * 200 + "..."
     assert cache._short(ValueError()) == "ValueError"
 
 
@@ -148,6 +154,13 @@ def test_an_unreadable_cache_file_counts_as_missing(tmp_path, caplog) -> None:
     path.mkdir()  # a folder where the file should be: reading it fails
     with caplog.at_level(logging.WARNING):
         assert cache.read("news/episodes", root=tmp_path) is None
+    assert "is corrupt" in caplog.text
+    not_a_folder = tmp_path / "file"
+    not_a_folder.write_text("x", encoding="utf-8")
+    caplog.clear()
+    with caplog.at_level(logging.WARNING):
+        assert cache.read("news/episodes", root=not_a_folder) is None
+    assert "cannot be read" in caplog.text and str(not_a_folder) in caplog.text
 
 
 def test_an_unchanged_file_is_parsed_once_and_a_changed_one_again(tmp_path, monkeypatch) -> None:
