@@ -137,3 +137,58 @@ def test_the_folder_to_trust(tmp_path: Path) -> None:
         trust.pack_folder(tmp_path / "profiles-only" / "profiles")
     with pytest.raises(SapDevsError, match="is not a folder"):
         trust.pack_folder(tmp_path / "missing")
+
+
+def test_a_trusted_folder_that_grows_past_the_limit_is_no_longer_trusted(tmp_path: Path, monkeypatch, caplog) -> None:
+    folder = _folder(tmp_path)
+    trust.trust(folder)
+    monkeypatch.setattr(trust, "MAX_FILES", 4)
+    for i in range(3):
+        (folder / f"extra{i}").write_text("", encoding="utf-8")
+    with caplog.at_level(logging.WARNING):
+        assert not trust.is_trusted(folder)
+    assert "more than 4 entries" in caplog.text
+
+
+def test_unreadable_folders_and_files_are_refused_not_skipped(tmp_path: Path, monkeypatch) -> None:
+    folder = _folder(tmp_path)
+    real_scandir = trust.os.scandir
+
+    def scandir(path):
+        if Path(path).name == "demo":
+            raise PermissionError(13, "Permission denied")
+        return real_scandir(path)
+
+    monkeypatch.setattr(trust.os, "scandir", scandir)
+    with pytest.raises(SapDevsError, match=r"Cannot read .*demo: Permission denied"):
+        trust.digest(folder)
+    monkeypatch.setattr(trust.os, "scandir", real_scandir)
+    real_read = Path.read_bytes
+
+    def read_bytes(self: Path) -> bytes:
+        if self.name == "tools.yaml":
+            raise PermissionError(13, "Permission denied")
+        return real_read(self)
+
+    monkeypatch.setattr(Path, "read_bytes", read_bytes)
+    with pytest.raises(SapDevsError, match=r"Cannot read .*tools.yaml: Permission denied"):
+        trust.digest(folder)
+
+
+def test_the_digest_format_is_stable_so_an_upgrade_keeps_trust(tmp_path: Path) -> None:
+    folder = tmp_path / "pinned"
+    (folder / "packs").mkdir(parents=True)
+    (folder / "packs" / "tools.yaml").write_bytes(b"- id: x\n")
+    (folder / "link").symlink_to("packs")
+    # sha256 over, per entry in path order: path, NUL, L (link) or F (file), 8-byte big-endian length, bytes
+    # (computed by hand from that description); a change to the format would untrust every folder
+    assert trust.digest(folder) == ("ed23531fbaa8a8815bd0302d3b18e9e8d178d6d5eb18be0eb20de18547f39712", 2)
+
+
+def test_an_entry_without_a_file_count_is_listed_with_zero(tmp_path: Path) -> None:
+    folder = _folder(tmp_path)
+    digest, _ = trust.digest(folder)
+    trust.store_path().parent.mkdir(parents=True, exist_ok=True)
+    trust.store_path().write_text(f'{{"{folder.resolve()}": {{"digest": "{digest}"}}}}', encoding="utf-8")
+    [(entry, state)] = trust.entries()
+    assert (entry.files, state) == (0, "trusted")
