@@ -149,3 +149,90 @@ async def test_a_body_of_exactly_the_limit_is_accepted() -> None:
         with pytest.raises(FetchError, match="over the 10 byte limit") as caught:
             await http.get("https://community.sap.com/x")
     assert caught.value.retryable is False
+
+
+def test_a_password_without_a_user_name_is_refused_too() -> None:
+    with pytest.raises(FetchError, match="credentials in URLs are not allowed"):
+        Policy(allowed_hosts=ALLOWED).check("https://:pw@community.sap.com/x")
+
+
+async def test_server_errors_back_off_doubling_without_retry_after(sleeps) -> None:
+    transport, calls = _failing(2, status=503)
+    async with Http(Policy(allowed_hosts=ALLOWED, retries=2, backoff=0.25), transport=transport) as http:
+        assert (await http.get("https://community.sap.com/x")).status == 200
+    assert len(calls) == 3 and sleeps == [0.25, 0.5]
+
+
+def _redirect_chain(hops: int):
+    seen: list[str] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        seen.append(request.url.path)
+        step = int(request.url.path.strip("/") or 0)
+        if step < hops:
+            return httpx.Response(302, headers={"location": f"/{step + 1}"})
+        return httpx.Response(200, content=b"end")
+
+    return httpx.MockTransport(handler), seen
+
+
+async def test_five_redirects_are_followed_and_a_sixth_is_refused() -> None:
+    transport, seen = _redirect_chain(5)
+    async with Http(Policy(allowed_hosts=ALLOWED), transport=transport) as http:
+        assert (await http.get("https://community.sap.com/0")).content == b"end"
+    assert len(seen) == 6
+    transport, seen = _redirect_chain(6)
+    async with Http(Policy(allowed_hosts=ALLOWED), transport=transport) as http:
+        with pytest.raises(FetchError, match="too many redirects") as caught:
+            await http.get("https://community.sap.com/0")
+    assert caught.value.retryable is False and len(seen) == 6
+
+
+async def test_a_redirect_to_an_address_without_a_host_is_refused() -> None:
+    transport = httpx.MockTransport(lambda request: httpx.Response(302, headers={"location": "ftp:///x"}))
+    async with Http(Policy(allowed_hosts=ALLOWED), transport=transport) as http:
+        with pytest.raises(FetchError, match="only http"):
+            await http.get("https://community.sap.com/a")
+
+
+async def test_a_streamed_body_over_the_limit_is_refused_for_good() -> None:
+    async def chunks():
+        for _ in range(3):
+            yield b"x" * 6
+
+    transport = httpx.MockTransport(lambda request: httpx.Response(200, content=chunks()))
+    async with Http(Policy(allowed_hosts=ALLOWED, max_bytes=10), transport=transport) as http:
+        with pytest.raises(FetchError, match="larger than the 10 byte limit") as caught:
+            await http.get("https://community.sap.com/x")
+    assert caught.value.retryable is False
+
+
+def test_the_default_port_is_the_same_origin() -> None:
+    sent = {"Authorization": "Basic eA=="}
+    assert http_module._redirected(302, "http://127.0.0.1/a", "http://127.0.0.1:80/b", "GET", None, sent)[2] == sent
+    assert http_module._redirected(302, "https://h.example/a", "https://h.example:443/b", "GET", None, sent)[2] == sent
+    assert http_module._redirected(302, "http://127.0.0.1/a", "http://127.0.0.1:81/b", "GET", None, sent)[2] == {}
+
+
+def test_https_to_http_redirects_are_refused_for_good() -> None:
+    with pytest.raises(FetchError) as caught:
+        http_module._redirected(302, "https://h.example/a", "http://h.example/b", "GET", None, {})
+    assert caught.value.retryable is False
+
+
+async def test_a_post_redirected_to_get_drops_its_body_headers() -> None:
+    received: list[httpx.Request] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        received.append(request)
+        if request.url.path == "/form":
+            return httpx.Response(303, headers={"location": "/done"})
+        return httpx.Response(200)
+
+    headers = {"Content-Type": "application/json", "Content-Length": "2", "X-Trace": "1"}
+    async with Http(Policy(allowed_hosts=ALLOWED), transport=httpx.MockTransport(handler)) as http:
+        await http.request("POST", "https://community.sap.com/form", headers=headers, content=b"{}")
+    follow = received[-1]
+    assert follow.method == "GET" and follow.content == b""
+    assert "content-type" not in follow.headers and follow.headers.get("content-length") in (None, "0")
+    assert follow.headers["x-trace"] == "1", "same origin: other headers stay"
