@@ -81,3 +81,21 @@ def test_backquoted_literals_are_literals() -> None:
     )
     with pytest.raises(QueryRefused, match="not closed"):
         check_select("SELECT * FROM t000 WHERE mtext = `DELETE")
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "SELECT X FROM zxtab",
+        "SELECT client FROM zorders WHERE client = '100'",
+        "SELECT specified FROM zflags",
+        "SELECT * FROM t000 WHERE a = 'x'''",
+    ],
+)
+def test_columns_named_like_clause_words_and_doubled_quotes_pass(statement: str) -> None:
+    assert check_select(statement) == statement
+
+
+def test_an_unclosed_literal_is_reported_where_it_opens() -> None:
+    with pytest.raises(QueryRefused, match="literal at line 1, column 30 is not closed"):
+        check_select("SELECT * FROM t000 WHERE a = 'x''")
