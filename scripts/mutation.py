@@ -60,7 +60,7 @@ TARGETS: dict[str, tuple[list[str], list[str] | None]] = {
     ),
     "core/fs.py": (["tests/test_refusals.py", "tests/test_http_and_cache.py"], None),
     "core/cache.py": (["tests/test_cache.py", "tests/test_http_and_cache.py"], None),
-    "knowledge/layers.py": (["tests/test_layers.py", "tests/test_hostile_packs.py"], None),
+    "knowledge/layers.py": (["tests/test_layer_rules.py", "tests/test_layers.py", "tests/test_hostile_packs.py"], None),
     "knowledge/trust.py": (
         ["tests/test_trust.py", "tests/test_hostile_packs.py", "tests/integrations/test_trust_cli.py"],
         None,
