@@ -306,3 +306,25 @@ def test_a_source_carries_over_unchanged_into_a_new_index(tmp_path: Path, small_
     again = DocsIndex(out)
     assert again.search("deploy to CF")[0][0].path == "guides/deployment/to-cf.md"
     assert again.pages_of("capire/docs")[0][0].sections == pages[0].sections
+
+
+def test_a_synced_index_from_another_version_gives_way_to_the_bundled_one(
+    tmp_path: Path, small_index: DocsIndex, monkeypatch
+) -> None:
+    import sap_devs
+
+    store.reset()
+    synced = store.synced_path()
+    synced.parent.mkdir(parents=True)
+    synced.write_bytes(small_index.path.read_bytes())
+    bundled = tmp_path / "bundled.sqlite"
+    bundled.write_bytes(small_index.path.read_bytes())
+    monkeypatch.setattr(store, "bundled_path", lambda: bundled)
+    assert store.current().path == synced  # written by this version: the synced copy serves
+    store.reset()
+    monkeypatch.setattr(sap_devs, "package_version", lambda: "99.0.0")  # the package was upgraded since
+    assert store.current().path == bundled
+    store.reset()
+    bundled.unlink()
+    assert store.current().path == synced  # nothing newer: the old synced copy still serves
+    store.reset()

@@ -85,7 +85,12 @@ def build(path: Path, sources: Iterable[SourceRows]) -> dict[str, int]:
     counts = {"pages": 0, "sections": 0}
     try:
         con.executescript("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;" + SCHEMA)
-        con.execute("INSERT INTO meta VALUES ('format', ?), ('built_at', ?)", (str(FORMAT), _now()))
+        from sap_devs import package_version
+
+        con.execute(
+            "INSERT INTO meta VALUES ('format', ?), ('built_at', ?), ('sap_devs', ?)",
+            (str(FORMAT), _now(), package_version()),
+        )
         for source, commit, pages, origin, fetched_at, redirects in sources:
             con.execute(
                 "INSERT INTO sources VALUES (?,?,?,?,?,?,?)",
@@ -173,6 +178,9 @@ class DocsIndex:
             raise DocsIndexError(f"{path} cannot be read ({exc})") from None
         if version is None or version[0] != str(FORMAT):
             raise DocsIndexError(f"{path} is from another sap-devs version (format {version and version[0]})")
+        row = self._con.execute("SELECT value FROM meta WHERE key='sap_devs'").fetchone()
+        self.built_by: str | None = row[0] if row else None
+        """The sap-devs version that wrote this index (a synced index from before an upgrade is set aside)."""
         self._lock = threading.Lock()  # one sqlite connection: calls from worker threads take turns
         self._vocab: dict[str, list[tuple[str, int]]] = {}
         self._sections = self._con.execute("SELECT count(*) FROM sections").fetchone()[0]

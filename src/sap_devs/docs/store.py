@@ -35,10 +35,18 @@ _open: tuple[Path, float, DocsIndex] | None = None
 
 
 def current() -> DocsIndex:
-    """The index to search: the synced one when present and readable, else the bundled one."""
+    """The index to search: the synced one when present, readable and written by this sap-devs version,
+    else the bundled one. After an upgrade the new package's bundled index wins until the next sync, so
+    an old synced copy never hides newer bundled pages; with no bundled index an old synced one still serves.
+    """
     global _open
+    from sap_devs import package_version
+
     with _lock:
-        for path in (synced_path(), bundled_path()):
+        candidates = [synced_path(), bundled_path()]
+        if not bundled_path().is_file():
+            candidates = candidates[:1]
+        for path in candidates:
             try:
                 stamp = path.stat().st_mtime
             except OSError:
@@ -49,6 +57,10 @@ def current() -> DocsIndex:
                 index = DocsIndex(path)
             except DocsIndexError as exc:
                 log.warning("documentation index %s", exc)
+                continue
+            if path == synced_path() and len(candidates) > 1 and index.built_by != package_version():
+                log.info("synced documentation index is from sap-devs %s; using the bundled one", index.built_by)
+                index.close()
                 continue
             _open = (path, stamp, index)  # the previous connection is left to close when unreferenced
             return index
