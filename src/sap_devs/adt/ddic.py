@@ -12,8 +12,8 @@ from xml.sax.saxutils import escape, quoteattr
 
 from sap_devs.adt.client import AdtClient
 from sap_devs.adt.objects import object_uri
-from sap_devs.adt.safety import PolicyError, SafetyPolicy, is_local
-from sap_devs.adt.write import WriteReport, check_new_name, write_metadata
+from sap_devs.adt.safety import SafetyPolicy
+from sap_devs.adt.write import WriteReport, check_new_object, write_metadata
 
 DTEL_TYPE = "application/vnd.sap.adt.dataelements.v2+xml"
 _NS = (
@@ -112,13 +112,7 @@ async def create_data_element(
     description: str,
     transport: str | None = None,
 ) -> WriteReport:
-    check_new_name(name)
-    policy.check_write(package, name.upper())
-    if not is_local(package) and not transport:
-        raise PolicyError(
-            f"{package} is a transportable package; a transport request is required.",
-            hint="Pass transport with an existing modifiable request (sap-devs never creates one implicitly).",
-        )
+    check_new_object(policy, name, package, transport)
     upper, pkg = name.upper(), package.upper()
     params = {"corrNr": transport} if transport else None
     await client.request(
@@ -184,13 +178,7 @@ async def create_domain(
     description: str,
     transport: str | None = None,
 ) -> WriteReport:
-    check_new_name(name)
-    policy.check_write(package, name.upper())
-    if not is_local(package) and not transport:
-        raise PolicyError(
-            f"{package} is a transportable package; a transport request is required.",
-            hint="Pass transport with an existing modifiable request (sap-devs never creates one implicitly).",
-        )
+    check_new_object(policy, name, package, transport)
     upper, pkg = name.upper(), package.upper()
     params = {"corrNr": transport} if transport else None
     await client.request(

@@ -98,16 +98,9 @@ async def create_binding(
 ) -> str:
     """Create a service binding for a service definition (the shape sapcli sends); returns its URI."""
     from sap_devs.adt.objects import object_uri
-    from sap_devs.adt.safety import PolicyError, is_local
-    from sap_devs.adt.write import check_new_name
+    from sap_devs.adt.write import check_new_object
 
-    check_new_name(name)
-    policy.check_write(package, name.upper())
-    if not is_local(package) and not transport:
-        raise PolicyError(
-            f"{package} is a transportable package; a transport request is required.",
-            hint="Pass transport with an existing modifiable request (sap-devs never creates one implicitly).",
-        )
+    check_new_object(policy, name, package, transport)
     version, category = BINDINGS[binding]
     upper = name.upper()
     body = (

@@ -193,6 +193,18 @@ def check_new_name(name: str) -> None:
         )
 
 
+def check_new_object(policy: SafetyPolicy, name: str, package: str, transport: str | None) -> None:
+    """What every create checks before its first request: a customer name, an allowed package, and a
+    transport for a transportable package (sap-devs never creates one implicitly)."""
+    check_new_name(name)
+    policy.check_write(package, name.upper())
+    if not is_local(package) and not transport:
+        raise PolicyError(
+            f"{package} is a transportable package; a transport request is required.",
+            hint="Pass transport with an existing modifiable request (sap-devs never creates one implicitly).",
+        )
+
+
 async def create_object(
     client: AdtClient,
     policy: SafetyPolicy,
@@ -205,13 +217,7 @@ async def create_object(
     transport: str | None = None,
 ) -> WriteReport:
     """Create a program, class, interface or RAP/CDS source object, then (optionally) write its first source."""
-    check_new_name(name)
-    policy.check_write(package, name.upper())
-    if not is_local(package) and not transport:
-        raise PolicyError(
-            f"{package} is a transportable package; a transport request is required.",
-            hint="Pass transport with an existing modifiable request (sap-devs never creates one implicitly).",
-        )
+    check_new_object(policy, name, package, transport)
     root, ns, ctype, extra = CREATE_SHAPES[kind]
     prefix = root.split(":", 1)[0]
     body = (

@@ -6,7 +6,7 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from sap_devs.mcp.framework import Tool, ToolContext, ToolInput, ToolOutput
+from sap_devs.mcp.framework import Tool, ToolContext, ToolError, ToolInput, ToolOutput
 
 ALL_SYSTEMS = frozenset({"onprem", "cloud", "legacy"})
 MODERN = frozenset({"onprem", "cloud"})
@@ -117,3 +117,15 @@ def source_tool(
         needs_system=True,
         example={"name": example},
     )
+
+
+async def activate_created(client: Any, uri: str, name: str, *, created: str, hint: str) -> None:
+    """Activate an object a tool has just created; activation errors become the tool's error (the object
+    stays on the system, inactive), e.g. ``ZX was created in $TMP but did not activate: ...``."""
+    from sap_devs.adt.checks import activate
+
+    errors = [m for m in await activate(client, [(uri, name)]) if m.type == "E"]
+    if errors:
+        raise ToolError(
+            f"{name} was {created} but did not activate: " + "; ".join(m.text for m in errors[:5]), hint=hint
+        )

@@ -7,7 +7,7 @@ from typing import Literal
 from pydantic import Field
 
 from sap_devs.mcp.framework import Annotations, Tool, ToolContext, ToolError, ToolInput, ToolOutput
-from sap_devs.mcp.tools.abap._shared import ALL_SYSTEMS, name_field
+from sap_devs.mcp.tools.abap._shared import ALL_SYSTEMS, activate_created, name_field
 
 Predefined = Literal[
     "CHAR", "NUMC", "DEC", "INT4", "INT8", "DATS", "TIMS", "STRING", "CURR", "QUAN", "CUKY", "UNIT", "RAW"
@@ -38,7 +38,6 @@ class Output(ToolOutput):
 
 
 async def handle(params: Input, ctx: ToolContext) -> Output:
-    from sap_devs.adt.checks import activate
     from sap_devs.adt.ddic import DataElementSpec, create_data_element
 
     if bool(params.domain) == bool(params.data_type):
@@ -63,13 +62,13 @@ async def handle(params: Input, ctx: ToolContext) -> Output:
         description=params.description,
         transport=params.transport,
     )
-    errors = [m for m in await activate(client, [(report.uri, report.name)]) if m.type == "E"]
-    if errors:
-        raise ToolError(
-            f"{report.name} was created in {report.package} but did not activate: "
-            + "; ".join(m.text for m in errors[:5]),
-            hint="Check the domain or type, then activate_objects.",
-        )
+    await activate_created(
+        client,
+        report.uri,
+        report.name,
+        created=f"created in {report.package}",
+        hint="Check the domain or type, then activate_objects.",
+    )
     return Output(name=report.name, uri=report.uri, package=report.package, activated=True)
 
 

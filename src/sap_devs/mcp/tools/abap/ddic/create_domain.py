@@ -6,8 +6,8 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from sap_devs.mcp.framework import Annotations, Tool, ToolContext, ToolError, ToolInput, ToolOutput
-from sap_devs.mcp.tools.abap._shared import ALL_SYSTEMS, name_field
+from sap_devs.mcp.framework import Annotations, Tool, ToolContext, ToolInput, ToolOutput
+from sap_devs.mcp.tools.abap._shared import ALL_SYSTEMS, activate_created, name_field
 
 
 class FixedValue(BaseModel):
@@ -39,7 +39,6 @@ class Output(ToolOutput):
 
 
 async def handle(params: Input, ctx: ToolContext) -> Output:
-    from sap_devs.adt.checks import activate
     from sap_devs.adt.ddic import DomainSpec, create_domain
 
     client = ctx.adt()
@@ -59,13 +58,13 @@ async def handle(params: Input, ctx: ToolContext) -> Output:
         description=params.description,
         transport=params.transport,
     )
-    errors = [m for m in await activate(client, [(report.uri, report.name)]) if m.type == "E"]
-    if errors:
-        raise ToolError(
-            f"{report.name} was created in {report.package} but did not activate: "
-            + "; ".join(m.text for m in errors[:5]),
-            hint="Check type, length and fixed values, then activate_objects.",
-        )
+    await activate_created(
+        client,
+        report.uri,
+        report.name,
+        created=f"created in {report.package}",
+        hint="Check type, length and fixed values, then activate_objects.",
+    )
     return Output(name=report.name, uri=report.uri, package=report.package, activated=True)
 
 

@@ -7,7 +7,7 @@ from typing import Literal
 from pydantic import Field
 
 from sap_devs.mcp.framework import Annotations, Tool, ToolContext, ToolError, ToolInput, ToolOutput
-from sap_devs.mcp.tools.abap._shared import MODERN, name_field
+from sap_devs.mcp.tools.abap._shared import MODERN, activate_created, name_field
 
 
 class Input(ToolInput):
@@ -33,7 +33,6 @@ class Output(ToolOutput):
 
 
 async def handle(params: Input, ctx: ToolContext) -> Output:
-    from sap_devs.adt.checks import activate
     from sap_devs.adt.services import create_binding, publish
 
     client, policy = ctx.adt(), ctx.policy()
@@ -48,12 +47,13 @@ async def handle(params: Input, ctx: ToolContext) -> Output:
         transport=params.transport,
     )
     name = params.name.upper()
-    errors = [m for m in await activate(client, [(uri, name)]) if m.type == "E"]
-    if errors:
-        raise ToolError(
-            f"{name} was created but did not activate: " + "; ".join(m.text for m in errors[:5]),
-            hint="Activate the service definition and its CDS views first, then activate_objects.",
-        )
+    await activate_created(
+        client,
+        uri,
+        name,
+        created="created",
+        hint="Activate the service definition and its CDS views first, then activate_objects.",
+    )
     message = None
     if params.publish:
         result = await publish(client, policy, name)
