@@ -410,9 +410,17 @@ def test_access_log_has_request_id_identity_and_tool_but_no_secret(
             base + "/mcp", json=call, headers={**headers, "Authorization": f"Bearer {key}", "X-Request-Id": "req-42"}
         )
         refused = httpx.post(base + "/mcp", json=call, headers={**headers, "X-Request-Id": "bad id;<x>"})
+
+        def logged() -> list[dict]:
+            return [json.loads(r.getMessage()) for r in caplog.records if r.name == "sap_devs.http.access"]
+
+        # the access line is written once the response has gone out, on the server's thread: wait for both
+        deadline = time.monotonic() + 10
+        while len(logged()) < 2 and time.monotonic() < deadline:
+            time.sleep(0.02)
     assert ok.status_code == 200 and ok.headers["x-request-id"] == "req-42"
     assert refused.status_code == 401 and len(refused.headers["x-request-id"]) == 32
-    lines = [json.loads(r.getMessage()) for r in caplog.records if r.name == "sap_devs.http.access"]
+    lines = logged()
     first = next(line for line in lines if line["request_id"] == "req-42")
     assert first["status"] == 200 and first["rpc"] == "tools/call" and first["tool"] == "get_known_errors"
     assert first["auth"] == "api_key" and first["subject"] == "alice" and first["client"] == f"key:{entry.id}"
