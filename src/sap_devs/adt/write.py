@@ -6,6 +6,8 @@ The lock handle never leaves this function, and unlock is always attempted, even
 from __future__ import annotations
 
 import re
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from xml.sax.saxutils import quoteattr
 
@@ -78,6 +80,81 @@ async def _unlock(client: AdtClient, uri: str, handle: str) -> bool:
     return True
 
 
+_LOCK_ACCEPT = (
+    "application/vnd.sap.as+xml;charset=UTF-8;dataname=com.sap.adt.lock.result;q=0.8, "
+    "application/vnd.sap.as+xml;charset=UTF-8;dataname=com.sap.adt.lock.result2;q=0.9"
+)
+
+
+@dataclass
+class HeldLock:
+    """What a write under the lock needs: the PUT parameters (lock handle, transport) and the package
+    read again under the lock; ``unlocked`` is known once the lock is given back."""
+
+    params: dict[str, str]
+    package: str
+    unlocked: bool = False
+
+
+@asynccontextmanager
+async def holding_lock(
+    client: AdtClient,
+    policy: SafetyPolicy,
+    info: ObjectInfo,
+    checked: str,
+    *,
+    kind: str,
+    uri: str,
+    group: str | None = None,
+    transport: str | None = None,
+    lock_params: dict[str, str] | None = None,
+) -> AsyncIterator[HeldLock]:
+    """Lock the object, re-check its package under the lock, and always unlock, even when the write
+    inside fails. Call it inside ``client.stateful()``: the lock belongs to that session."""
+    lock = await client.request(
+        "POST",
+        uri,
+        params={"_action": "LOCK", "accessMode": "MODIFY", **(lock_params or {})},
+        accept=_LOCK_ACCEPT,
+    )
+    handle, lock_corr = _lock_data(lock.content)
+    held = HeldLock(params={"lockHandle": handle}, package=checked)
+    try:
+        held.package = await _package_after_lock(
+            client, policy, kind, info.name, checked, group=group, transport=transport
+        )
+        corr = transport or (lock_corr if not is_local(held.package) else None)
+        if corr:
+            held.params["corrNr"] = corr
+        yield held
+    finally:
+        held.unlocked = await _unlock(client, uri, handle)
+
+
+async def _locked_put(
+    client: AdtClient,
+    policy: SafetyPolicy,
+    info: ObjectInfo,
+    checked: str,
+    *,
+    kind: str,
+    uri: str,
+    target: str,
+    body: str,
+    content_type: str,
+    accept: str,
+    group: str | None = None,
+    transport: str | None = None,
+) -> HeldLock:
+    """One PUT of ``target`` under the object's lock, in its own stateful session."""
+    async with (
+        client.stateful(),
+        holding_lock(client, policy, info, checked, kind=kind, uri=uri, group=group, transport=transport) as held,
+    ):
+        await client.request("PUT", target, params=held.params, content_type=content_type, body=body, accept=accept)
+    return held
+
+
 async def write_source(
     client: AdtClient,
     policy: SafetyPolicy,
@@ -92,40 +169,28 @@ async def write_source(
     package = _allowed_package(policy, info, transport)
     uri = object_uri(kind, name, group=group)
     before = await client.get_text(f"{uri}/source/main", params={"version": "inactive"})
-    unlocked = False
-    async with client.stateful():
-        lock = await client.request(
-            "POST",
-            uri,
-            params={"_action": "LOCK", "accessMode": "MODIFY"},
-            accept="application/vnd.sap.as+xml;charset=UTF-8;dataname=com.sap.adt.lock.result;q=0.8, "
-            "application/vnd.sap.as+xml;charset=UTF-8;dataname=com.sap.adt.lock.result2;q=0.9",
-        )
-        handle, lock_corr = _lock_data(lock.content)
-        try:
-            package = await _package_after_lock(client, policy, kind, name, package, group=group, transport=transport)
-            params = {"lockHandle": handle}
-            corr = transport or (lock_corr if not is_local(package) else None)
-            if corr:
-                params["corrNr"] = corr
-            await client.request(
-                "PUT",
-                f"{uri}/source/main",
-                params=params,
-                content_type="text/plain; charset=utf-8",
-                body=source,
-                accept="text/plain",
-            )
-        finally:
-            unlocked = await _unlock(client, uri, handle)
+    held = await _locked_put(
+        client,
+        policy,
+        info,
+        package,
+        kind=kind,
+        uri=uri,
+        target=f"{uri}/source/main",
+        body=source,
+        content_type="text/plain; charset=utf-8",
+        accept="text/plain",
+        group=group,
+        transport=transport,
+    )
     return WriteReport(
         name=info.name,
         uri=uri,
-        package=package,
+        package=held.package,
         transport=transport,
         lines_before=len(before.splitlines()),
         lines_after=len(source.splitlines()),
-        unlocked=unlocked,
+        unlocked=held.unlocked,
     )
 
 
@@ -270,22 +335,17 @@ async def write_metadata(
     info = await read_info(client, kind, name)
     package = _allowed_package(policy, info, transport)
     uri = object_uri(kind, name)
-    async with client.stateful():
-        lock = await client.request(
-            "POST",
-            uri,
-            params={"_action": "LOCK", "accessMode": "MODIFY"},
-            accept="application/vnd.sap.as+xml;charset=UTF-8;dataname=com.sap.adt.lock.result;q=0.8, "
-            "application/vnd.sap.as+xml;charset=UTF-8;dataname=com.sap.adt.lock.result2;q=0.9",
-        )
-        handle, lock_corr = _lock_data(lock.content)
-        try:
-            package = await _package_after_lock(client, policy, kind, name, package, group=None, transport=transport)
-            params = {"lockHandle": handle}
-            corr = transport or (lock_corr if not is_local(package) else None)
-            if corr:
-                params["corrNr"] = corr
-            await client.request("PUT", uri, params=params, content_type=content_type, body=body, accept=content_type)
-        finally:
-            unlocked = await _unlock(client, uri, handle)
-    return WriteReport(info.name, uri, package, transport, 0, 0, unlocked=unlocked)
+    held = await _locked_put(
+        client,
+        policy,
+        info,
+        package,
+        kind=kind,
+        uri=uri,
+        target=uri,
+        body=body,
+        content_type=content_type,
+        accept=content_type,
+        transport=transport,
+    )
+    return WriteReport(info.name, uri, held.package, transport, 0, 0, unlocked=held.unlocked)
