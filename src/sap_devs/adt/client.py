@@ -9,6 +9,7 @@ would retire the lock. Versioned media types are negotiated once on 406/415.
 
 from __future__ import annotations
 
+import contextvars
 import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -19,10 +20,10 @@ from urllib.parse import urlsplit
 import anyio
 import httpx
 
-from sap_devs.adt.config import AdtConfig, AdtConfigError
+from sap_devs.adt.config import CREDENTIALS_HEADER, AdtConfig, AdtConfigError, RequestCredentials
 from sap_devs.adt.errors import AdtError, exception_details
 from sap_devs.core.http import user_agent
-from sap_devs.core.log import register_secret
+from sap_devs.core.log import forget_secret, register_secret
 
 _MEDIA = re.compile(r"application/vnd\.sap\.[A-Za-z0-9.+-]+|application/xml|text/plain")
 _CHANGING = ("POST", "PUT", "DELETE", "PATCH")
@@ -49,8 +50,9 @@ class AdtClient:
                 hint=config.problem.hint or "Fix the setting, then restart the MCP server.",
             )
         self.config = config
+        self._masked: set[str] = set()
         for secret in config.secrets():
-            register_secret(secret)
+            self._mask(secret)
         token_auth = bool(config.bearer_token or config.service_key)
         auth = None if token_auth else httpx.BasicAuth(config.user or "", config.password or "")
         headers = {"User-Agent": user_agent()}
@@ -76,12 +78,21 @@ class AdtClient:
 
         key = load_service_key(self.config.service_key or "")
         token = await access_token(key)
-        register_secret(token)
+        self._mask(token)
         self._http.headers["Authorization"] = f"Bearer {token}"
         self._token_checked = True
 
+    def _mask(self, value: str | None) -> None:
+        if value and value not in self._masked:
+            self._masked.add(value)
+            register_secret(value)
+
     async def aclose(self) -> None:
         await self._http.aclose()
+        if self.config.credentials_per_request:  # the caller's request is over: nothing of it stays
+            for value in self._masked:
+                forget_secret(value)
+            self._masked.clear()
 
     # -- session --------------------------------------------------------------------------------
 
@@ -104,7 +115,7 @@ class AdtClient:
                 response = await self._send("GET", "/sap/bc/adt/core/discovery", fetch)
             self._raise_for(response, "/sap/bc/adt/core/discovery")
             self._csrf = response.headers.get("x-csrf-token")
-            register_secret(self._csrf)
+            self._mask(self._csrf)
             if not self._csrf:
                 raise AdtError("The system did not issue a CSRF token; changes are not possible on this connection.")
 
@@ -155,7 +166,7 @@ class AdtClient:
                 hint="Check SAP_URL, the network or VPN, and that the ICF service /sap/bc/adt is active.",
             ) from None
         for cookie in self._http.cookies.jar:  # session cookies identify a logged-on user
-            register_secret(cookie.value)
+            self._mask(cookie.value)
         return AdtResponse(raw.status_code, raw.headers, raw.content)
 
     async def request(
@@ -200,11 +211,10 @@ class AdtClient:
         if response.status < 400:
             return
         if response.status == 401:
-            raise AdtError(
-                f"The system rejected the logon (HTTP 401) for {path}.",
-                status=401,
-                hint="Check SAP_USER / SAP_PASSWORD (or SAP_BEARER_TOKEN) and SAP_CLIENT.",
-            )
+            hint = "Check SAP_USER / SAP_PASSWORD (or SAP_BEARER_TOKEN) and SAP_CLIENT."
+            if self.config.credentials_per_request:
+                hint = f"Check the SAP user and password (or token) your client sends in {CREDENTIALS_HEADER}."
+            raise AdtError(f"The system rejected the logon (HTTP 401) for {path}.", status=401, hint=hint)
         type_id, message = exception_details(response.content)
         if response.status == 404 and type_id in (None, "ExceptionResourceNotFound"):
             raise AdtError(
@@ -221,3 +231,49 @@ class AdtClient:
 
     async def __aexit__(self, *exc: Any) -> None:
         await self.aclose()
+
+
+@dataclass
+class _RequestSlot:
+    credentials: RequestCredentials | None
+    client: AdtClient | None = None
+
+
+# Set around one HTTP request by the server; the tool handlers run in copies of the request's
+# context, so they see the same slot, and the connection they open in it is closed with the request.
+_request: contextvars.ContextVar[_RequestSlot | None] = contextvars.ContextVar("sap_devs_adt_request", default=None)
+
+
+@asynccontextmanager
+async def request_credentials(credentials: RequestCredentials | None) -> AsyncIterator[None]:
+    """Within this block, ABAP tools of a per-request system log on with ``credentials``; the
+    connection (session cookies, CSRF token) lives and dies with the block and is shared with no one."""
+    slot = _RequestSlot(credentials)
+    token = _request.set(slot)
+    masked = credentials.secrets() if credentials is not None else []
+    for value in masked:  # masked from the moment the request arrives, before any client exists
+        register_secret(value)
+    try:
+        yield
+    finally:
+        _request.reset(token)
+        try:
+            if slot.client is not None:
+                await slot.client.aclose()
+        finally:
+            for value in masked:
+                forget_secret(value)
+
+
+def request_client(config: AdtConfig) -> AdtClient:
+    """The current request's connection to ``config`` (a per-request system), opened on first use."""
+    slot = _request.get()
+    if slot is None or slot.credentials is None:
+        raise AdtConfigError(
+            "This server's ABAP tools log on as you: your SAP credentials must come with each request.",
+            hint=f"Configure your MCP client to send the header {CREDENTIALS_HEADER}: Basic <base64 of "
+            "user:password>, or Bearer <access token of the ABAP system>.",
+        )
+    if slot.client is None:
+        slot.client = AdtClient(config.with_credentials(slot.credentials))
+    return slot.client

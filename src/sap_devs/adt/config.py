@@ -15,7 +15,7 @@ import math
 import os
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -27,6 +27,11 @@ MAX_TIMEOUT = 3600.0
 _HOST = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?|\[[0-9A-Fa-f:.]+\]")
 _CLIENT = re.compile(r"\d{3}")
 _deferring = contextvars.ContextVar("sap_devs_adt_deferring", default=False)
+CREDENTIALS_HEADER = "X-SAP-Authorization"
+"""Where a team HTTP server's callers send their SAP credentials: ``Basic base64(user:password)``
+or ``Bearer <token>`` (an OAuth access token of the ABAP system). Never the MCP server's own
+``Authorization``, which carries the API key or OIDC token for sap-devs itself."""
+SERVER_HELD_SECRETS = ("SAP_PASSWORD", "SAP_BEARER_TOKEN", "SAP_JWT_TOKEN", "SAP_SERVICE_KEY")
 
 
 class AdtConfigError(SapDevsError):
@@ -47,6 +52,9 @@ class AdtConfig:
     """Path of an SAP BTP ABAP environment service key: tokens come from `sap-devs abap login`."""
     problem: AdtConfigError | None = field(default=None, repr=False, compare=False)
     """Why this configuration cannot be used (see ``deferred_errors``); None when it can."""
+    credentials_per_request: bool = False
+    """A team HTTP server's system: each caller's own credentials come with each request
+    (``CREDENTIALS_HEADER``), the server holds none."""
 
     @classmethod
     def unusable(cls, problem: AdtConfigError, env: dict[str, str] | None = None) -> AdtConfig:
@@ -61,6 +69,35 @@ class AdtConfig:
     def secrets(self) -> list[str]:
         """Values that must never appear in output, logs or errors."""
         return [s for s in (self.password, self.bearer_token) if s]
+
+    def with_credentials(self, credentials: RequestCredentials) -> AdtConfig:
+        """This system, logged on as the caller of one HTTP request."""
+        return replace(
+            self, user=credentials.user, password=credentials.password, bearer_token=credentials.bearer_token
+        )
+
+    @classmethod
+    def for_http_server(cls, env: dict[str, str] | None = None) -> AdtConfig:
+        """The one ABAP system a team HTTP server talks to, from SAP_URL and friends, without credentials:
+        callers send their own with each request, so the server's own would be shared with all of them."""
+        env = dict(os.environ) if env is None else env
+        held = [name for name in SERVER_HELD_SECRETS if (env.get(name) or "").strip()]
+        if held:
+            raise AdtConfigError(
+                f"Refusing ABAP tools over HTTP while {', '.join(held)} is set: every caller would act with "
+                "these credentials.",
+                hint=f"Unset it; each caller sends their own SAP credentials in the {CREDENTIALS_HEADER} header.",
+            )
+        if not (env.get("SAP_URL") or "").strip():
+            raise AdtConfigError(
+                "ABAP tools over HTTP need the system's URL in SAP_URL (fixed for all callers), "
+                "such as https://host:44300.",
+                hint="Also set SAP_CLIENT (and SAP_SYSTEM_TYPE=cloud for an SAP BTP ABAP environment).",
+            )
+        placeholder = {**env, "SAP_USER": "-", "SAP_PASSWORD": "-"}  # from_env insists on credentials
+        config = cls.from_env(placeholder)
+        assert config is not None  # SAP_URL is set
+        return replace(config, user=None, password=None, credentials_per_request=True)
 
     @classmethod
     def from_system(cls, name: str, env: dict[str, str] | None = None) -> AdtConfig:
@@ -135,6 +172,40 @@ class AdtConfig:
             timeout=_timeout(env.get("SAP_TIMEOUT")),
             service_key=key_path or None,
         )
+
+
+@dataclass(frozen=True)
+class RequestCredentials:
+    """One HTTP caller's logon to the ABAP system; lives for that request only."""
+
+    user: str | None = None
+    password: str | None = field(default=None, repr=False)
+    bearer_token: str | None = field(default=None, repr=False)
+
+    @classmethod
+    def from_header(cls, value: str) -> RequestCredentials:
+        """Parses the ``CREDENTIALS_HEADER`` value; errors never repeat any part of it."""
+        import base64
+        import binascii
+
+        scheme, _, rest = value.strip().partition(" ")
+        rest = rest.strip()
+        usage = f"{CREDENTIALS_HEADER} must be 'Basic <base64 of user:password>' or 'Bearer <token>'"
+        if scheme.lower() == "bearer" and rest and " " not in rest:
+            return cls(bearer_token=rest)
+        if scheme.lower() != "basic" or not rest:
+            raise AdtConfigError(f"{usage}.")
+        try:
+            decoded = base64.b64decode(rest, validate=True).decode("utf-8")
+        except (binascii.Error, ValueError):
+            raise AdtConfigError(f"{usage}: the Basic value is not base64 of UTF-8 text.") from None
+        user, colon, password = decoded.partition(":")
+        if not colon or not user.strip() or not password:
+            raise AdtConfigError(f"{usage}: the Basic value needs both a user and a password.")
+        return cls(user=user.strip(), password=password)
+
+    def secrets(self) -> list[str]:
+        return [s for s in (self.password, self.bearer_token) if s]
 
 
 def _checked_url(url: str) -> Any:

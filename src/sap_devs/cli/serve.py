@@ -170,7 +170,24 @@ def http_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--max-concurrent", type=int, default=_env_int("SAP_DEVS_HTTP_MAX_CONCURRENT", 8), help="Per identity (8)."
     )
+    p.add_argument(
+        "--abap",
+        action="store_true",
+        default=_env_on("SAP_DEVS_HTTP_ABAP"),
+        help="Serve the ABAP tools for the system in SAP_URL/SAP_CLIENT; each caller sends their own SAP "
+        "credentials in the X-SAP-Authorization header (the server must hold none).",
+    )
+    p.add_argument(
+        "--abap-writes",
+        action="store_true",
+        default=_env_on("SAP_DEVS_HTTP_ABAP_WRITES"),
+        help="With --abap: also the tools that change the system (SAP_DEVS_ADT_PACKAGES limits where).",
+    )
     return p
+
+
+def _env_on(name: str) -> bool:
+    return os.environ.get(name, "").strip().lower() in ("1", "true", "yes", "on")
 
 
 def http_settings(args: argparse.Namespace) -> object:
@@ -232,7 +249,7 @@ def build_http(argv: list[str]) -> tuple[Any, Any, Any, argparse.Namespace]:
         known = available_profiles(default_layers(cwd))
         if args.profile not in known:
             raise SapDevsError(f"Unknown profile {args.profile!r}.", hint=f"Choose one of: {', '.join(known)}.")
-    registry, ctx = open_http_session(args.profile, args.environment, cwd)
+    registry, ctx = open_http_session(args.profile, args.environment, cwd, abap=args.abap, abap_writes=args.abap_writes)
     pins = [p.strip() for p in (args.pin or ",".join(DEFAULT_PINNED)).split(",") if p.strip()]
     unknown_pins = [p for p in pins if p not in registry]
     if unknown_pins:
@@ -241,6 +258,9 @@ def build_http(argv: list[str]) -> tuple[Any, Any, Any, argparse.Namespace]:
         )
     server = build_server(registry, ctx, mode=args.tools_mode, pinned=pins)
     args.banner = f", {registry.resolve_mode(args.tools_mode)} mode, {len(registry.operations())} operations"
+    if ctx.adt_config is not None:
+        writes = "with writes" if ctx.safety is not None and ctx.safety.writes else "read-only"
+        args.banner += f"; ABAP tools for {ctx.adt_config.url}, {writes}, logon from each request"
     return server, ctx, settings, args
 
 

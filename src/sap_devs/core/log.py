@@ -24,7 +24,8 @@ _HEADER = re.compile(
     r"(?!fetch\b)[^\s'\"][^'\"\r\n,;)\]]*"
 )
 _SCHEME = re.compile(r"(?i)\b(basic|bearer)\s+[A-Za-z0-9._~+/=-]{6,}")
-_secrets: set[str] = set()
+# Counted, so that a secret two concurrent HTTP requests share stays masked until both are over.
+_secrets: dict[str, int] = {}
 _secrets_lock = threading.Lock()
 
 
@@ -32,7 +33,19 @@ def register_secret(value: str | None) -> None:
     """Never print ``value`` (a password, token or session id) in a log line, whatever the logger."""
     if value and len(value) >= 4:  # shorter values would blank out ordinary words
         with _secrets_lock:
-            _secrets.add(value)
+            _secrets[value] = _secrets.get(value, 0) + 1
+
+
+def forget_secret(value: str | None) -> None:
+    """Undo one ``register_secret``: a long-running HTTP server sees a new caller's credentials and
+    session cookies with every request, and keeping them all would grow without bound."""
+    if value and len(value) >= 4:
+        with _secrets_lock:
+            left = _secrets.get(value, 0) - 1
+            if left > 0:
+                _secrets[value] = left
+            else:
+                _secrets.pop(value, None)
 
 
 def redact(text: str) -> str:

@@ -364,7 +364,13 @@ def build_app(server: Any, settings: HttpSettings, *, ctx: Any = None) -> Starle
         security_settings=None,  # Host and Origin are checked by HostOriginGuard, for every route
         max_request_body_size=settings.max_body,
     )
-    mcp_app: ASGIApp = ConcurrencyLimit(StreamableHTTPASGIApp(manager), settings.max_concurrent)
+    from sap_devs.http.abap_credentials import AbapCredentials
+
+    adt_config = getattr(ctx, "adt_config", None)
+    per_request = adt_config is not None and adt_config.credentials_per_request
+    mcp_app: ASGIApp = ConcurrencyLimit(
+        AbapCredentials(StreamableHTTPASGIApp(manager), enabled=per_request), settings.max_concurrent
+    )
     keys = KeyStore(settings.api_keys) if settings.api_keys is not None else None
     oidc = OidcVerifier(settings.oidc) if settings.oidc is not None else None
     required = list(settings.oidc.required_scopes) if settings.oidc is not None else []

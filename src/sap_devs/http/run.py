@@ -88,27 +88,41 @@ LOCAL_ONLY_TOOLS = frozenset({"check_project", "check_tools"})
 for a developer's own stdio server, not for a team server whose callers are elsewhere."""
 
 
-def open_http_session(profile: str | None, environment: str | None, cwd: Any) -> tuple[Any, Any]:
-    """The registry and tool context for the HTTP server: the knowledge tools only.
+def open_http_session(
+    profile: str | None, environment: str | None, cwd: Any, *, abap: bool = False, abap_writes: bool = False
+) -> tuple[Any, Any]:
+    """The registry and tool context for the HTTP server: the knowledge tools, and the ABAP tools
+    only when ``abap`` is on.
 
-    ABAP tools are left out: the server's own SAP credentials would be shared with every caller."""
+    The server's own SAP credentials would be shared with every caller, so with ``abap`` the
+    system (SAP_URL, SAP_CLIENT ...) is fixed here and each request brings its caller's logon in
+    X-SAP-Authorization. Writes need ``abap_writes`` as well: SAP_DEVS_ADT_WRITE in the server's
+    environment does not turn them on, so a developer's shell setting cannot open a team server."""
     import os
 
+    from sap_devs.adt.config import AdtConfig
     from sap_devs.adt.safety import SafetyPolicy
+    from sap_devs.core.errors import SapDevsError
     from sap_devs.knowledge.layer_paths import default_layers
     from sap_devs.mcp.framework import ToolContext
     from sap_devs.mcp.registry import Registry
 
-    env = environment or os.environ.get("SAP_SYSTEM_TYPE", "onprem")
-    full = Registry.default(environment=env)
-    registry = Registry([t for t in full if t.name not in LOCAL_ONLY_TOOLS], environment=env)
+    if abap_writes and not abap:
+        raise SapDevsError("--abap-writes needs --abap (ABAP tools over HTTP are off).")
+    config = AdtConfig.for_http_server() if abap else None
+    server_env = {k: v for k, v in os.environ.items() if k != "SAP_DEVS_ADT_WRITE"}
+    policy = SafetyPolicy.from_env(server_env, allow_writes=abap_writes) if abap else SafetyPolicy.from_env({})
+    env = environment or (config.system_type if config else os.environ.get("SAP_SYSTEM_TYPE", "onprem"))
+    gates = {"system": abap, "writes": policy.writes, "data": policy.data, "transports": policy.transports}
+    full = Registry.default(environment=env, **gates)
+    registry = Registry([t for t in full if t.name not in LOCAL_ONLY_TOOLS], environment=env, **gates)
     ctx = ToolContext(
         cwd=cwd,
         profile_id=profile,
         environment=env,  # type: ignore[arg-type]
         layers=default_layers(cwd),
-        adt_config=None,
-        safety=SafetyPolicy.from_env({}),  # no ABAP system, so no writes either
+        adt_config=config,
+        safety=policy,
         registry=registry,
     )
     return registry, ctx

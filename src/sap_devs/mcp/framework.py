@@ -155,6 +155,10 @@ class ToolContext:
                 "No SAP system is configured.",
                 hint="Set SAP_URL, SAP_USER, SAP_PASSWORD and SAP_CLIENT, then restart the server.",
             )
+        if self.adt_config.credentials_per_request:  # a team HTTP server: each request logs on as its caller
+            from sap_devs.adt.client import request_client
+
+            return request_client(self.adt_config)
         if self._adt is None:
             from sap_devs.adt.client import AdtClient
 
