@@ -241,6 +241,8 @@ class FakeAdt:
         self.dump_queries: list[dict[str, list[str]]] = []  # also the system-message and gateway feeds
         self.gateway = True  # the system has the SAP Gateway error log
         self.source_search = True  # the system has ADT's source code search
+        self.table_sources = True  # the system creates tables from source (SAP_BASIS 7.52 and later)
+        self.message_locks: dict[tuple[str, str], tuple[str, str]] = {}  # (class uri, number) -> (handle, session)
         self.navigations: list[tuple[str, str]] = []  # (uri with the cursor, sent source)
         self.publish_jobs: list[tuple[str, dict[str, list[str]], str]] = []
         self.publish_fails = False
@@ -266,7 +268,7 @@ class FakeAdt:
             r
             for r in self.requests
             if r.method in ("PUT", "DELETE")
-            or "LOCK" in r.query.get("_action", [])
+            or any(a.startswith("LOCK") for a in r.query.get("_action", []))
             or r.path == "/sap/bc/adt/activation"
         ]
 
@@ -323,6 +325,9 @@ class FakeAdt:
                 for uri, (_, owner) in list(self.locks.items()):
                     if owner == sid:
                         del self.locks[uri]
+                for key, (_, owner) in list(self.message_locks.items()):
+                    if owner == sid:
+                        del self.message_locks[key]
             if headers.get("x-csrf-token", "").lower() == "fetch":
                 extra["x-csrf-token"] = self.sessions[sid]
             elif h.command in ("POST", "PUT", "DELETE") and headers.get("x-csrf-token") != self.sessions[sid]:
@@ -529,6 +534,18 @@ class FakeAdt:
                 "http://www.sap.com/dictionary/domain",
                 "application/vnd.sap.adt.domains.v2+xml",
             ),
+            "/sap/bc/adt/ddic/tables": (
+                "TABL/DT",
+                "blue:blueSource",
+                "http://www.sap.com/wbobj/blue",
+                "application/vnd.sap.adt.tables.v2+xml",
+            ),
+            "/sap/bc/adt/messageclass": (
+                "MSAG/N",
+                "mc:messageClass",
+                "http://www.sap.com/adt/MessageClass",
+                "application/vnd.sap.adt.mc.messageclass+xml",
+            ),
             "/sap/bc/adt/businessservices/bindings": (
                 "SRVB/SVB",
                 "srvb:serviceBinding",
@@ -536,6 +553,8 @@ class FakeAdt:
                 "application/vnd.sap.adt.businessservices.servicebinding.v2+xml",
             ),
         }
+        if h.command == "POST" and path == "/sap/bc/adt/ddic/tables" and not self.table_sources:
+            return fail(404, "ExceptionResourceNotFound", f"Resource {path} does not exist")
         if h.command == "POST" and path in collections:
             import re as regex
 
@@ -596,6 +615,8 @@ class FakeAdt:
             if obj.package.startswith("$"):
                 lock = lock.replace(b"<CORRNR>DEVK900001</CORRNR>", b"<CORRNR></CORRNR>")
             return ok(lock, "application/vnd.sap.as+xml")
+        if h.command == "POST" and action in ("LOCK_MSG", "UNLOCK_ALL") and rest.startswith("/messages/"):
+            return self._message_lock(action, obj_uri, rest, body, sid, stateful, ok, fail)
         if h.command == "POST" and action == "UNLOCK":
             with self._lock:
                 if self.locks.get(obj_uri, ("", ""))[0] == query.get("lockHandle", [""])[0]:
@@ -615,6 +636,8 @@ class FakeAdt:
                 return fail(423, "ExceptionResourceInvalidLockHandle", "Resource is not locked (invalid lock handle)")
             if headers.get("content-type", "").split(";")[0] not in obj.accepts:
                 return fail(415, "ExceptionResourceNotAcceptable", f"Content type {obj.accepts[0]} expected")
+            if obj.type == "MSAG/N" and not self._messages_locked(obj_uri, body, sid):
+                return fail(423, "ExceptionResourceInvalidLockHandle", "Message is not locked (invalid lock handle)")
             obj.metadata = body
             return ok(b"", "text/plain")
         if h.command == "PUT" and rest == "/source/main":
@@ -644,6 +667,37 @@ class FakeAdt:
                 return fail(406, "ExceptionResourceNotAcceptable", f"Accepted types: {', '.join(obj.accepts)}")
             return ok(obj.metadata, obj.accepts[0])
         return fail(405, "ExceptionMethodNotSupported", f"{h.command} {path} is not supported")
+
+    def _message_lock(self, action, obj_uri, rest, body, sid, stateful, ok, fail) -> None:  # type: ignore[no-untyped-def]
+        """Messages of a message class are locked one by one and given back all at once (sapcli's shapes)."""
+        number = rest.rsplit("/", 1)[-1]
+        if action == "LOCK_MSG":
+            if not stateful:
+                return fail(400, "ExceptionInvalidData", "Lock requires a stateful session")
+            handle = f"MH{next(self._ids):06d}"
+            with self._lock:
+                self.message_locks[(obj_uri, number)] = (handle, sid)
+            lock = (DATA / "lock.xml").read_bytes().replace(b"MOCK_LOCK_HANDLE_001", handle.encode())
+            return ok(lock, "application/vnd.sap.as+xml")
+        numbers = [n.strip() for n in body.decode().strip("[]").split(",") if n.strip()]
+        with self._lock:
+            for n in numbers:
+                if self.message_locks.get((obj_uri, n), ("", ""))[1] == sid:
+                    del self.message_locks[(obj_uri, n)]
+        return ok(b"", "text/plain")
+
+    def _messages_locked(self, obj_uri: str, body: bytes, sid: str) -> bool:
+        """Every message in a message class PUT carries the handle of its own lock, held by this session."""
+        import re as regex
+
+        for entry in regex.findall(rb"<mc:messages\b[^>]*>", body):
+            number = regex.search(rb'mc:msgno="([^"]*)"', entry)
+            handle = regex.search(rb'mc:lockhandle="([^"]*)"', entry)
+            if not number or not handle:
+                return False
+            if self.message_locks.get((obj_uri, number.group(1).decode())) != (handle.group(1).decode(), sid):
+                return False
+        return True
 
     def _dumps(self, method, path, query, ok, fail) -> None:  # type: ignore[no-untyped-def]
         """Runtime errors: the dumps feed (filtered by $query user) and one dump's formatted text.

@@ -52,6 +52,13 @@ KINDS: dict[str, Kind] = {
         ),
         Kind("domain", "DOMA/DD", "/sap/bc/adt/ddic/domains", _v("domains", "v2", "v1"), has_source=False),
         Kind(
+            "message_class",
+            "MSAG/N",
+            "/sap/bc/adt/messageclass",
+            "application/vnd.sap.adt.mc.messageclass+xml",
+            has_source=False,
+        ),
+        Kind(
             "service_binding",
             "SRVB/SVB",
             "/sap/bc/adt/businessservices/bindings",

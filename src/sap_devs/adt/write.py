@@ -30,7 +30,7 @@ class WriteReport:
     messages: list[str] = field(default_factory=list)
 
 
-def _lock_data(xml: bytes) -> tuple[str, str | None]:
+def lock_data(xml: bytes) -> tuple[str, str | None]:
     root = parse_xml(xml, source="lock response")
     handle = root.findtext(".//LOCK_HANDLE")
     if not handle:
@@ -38,7 +38,7 @@ def _lock_data(xml: bytes) -> tuple[str, str | None]:
     return handle, (root.findtext(".//CORRNR") or None)
 
 
-def _allowed_package(policy: SafetyPolicy, info: ObjectInfo, transport: str | None) -> str:
+def allowed_package(policy: SafetyPolicy, info: ObjectInfo, transport: str | None) -> str:
     """The object's package if the policy lets this call change it; a PolicyError otherwise."""
     policy.check_write(info.package, info.name)
     package = info.package or ""
@@ -63,7 +63,7 @@ async def _package_after_lock(
     """The package read again under the lock: the object may have moved since the first check."""
     info = await read_info(client, kind, name, group=group)
     try:
-        return _allowed_package(policy, info, transport)
+        return allowed_package(policy, info, transport)
     except PolicyError as exc:
         raise PolicyError(
             f"Refused after locking {info.name}: it is now in package {info.package or '(unknown)'} "
@@ -117,7 +117,7 @@ async def holding_lock(
         params={"_action": "LOCK", "accessMode": "MODIFY", **(lock_params or {})},
         accept=_LOCK_ACCEPT,
     )
-    handle, lock_corr = _lock_data(lock.content)
+    handle, lock_corr = lock_data(lock.content)
     held = HeldLock(params={"lockHandle": handle}, package=checked)
     try:
         held.package = await _package_after_lock(
@@ -166,7 +166,7 @@ async def write_source(
     group: str | None = None,
 ) -> WriteReport:
     info = await read_info(client, kind, name, group=group)
-    package = _allowed_package(policy, info, transport)
+    package = allowed_package(policy, info, transport)
     uri = object_uri(kind, name, group=group)
     before = await client.get_text(f"{uri}/source/main", params={"version": "inactive"})
     held = await _locked_put(
@@ -246,6 +246,18 @@ CREATE_SHAPES = {
         "application/vnd.sap.adt.ddic.srvd.v1+xml",
         ' adtcore:type="SRVD/SRV" srvd:srvdSourceType="S"',
     ),
+    # a database table defined by its source (define table ...), as sapcli creates one (sap/adt/table.py)
+    "table": (
+        "blue:blueSource",
+        "http://www.sap.com/wbobj/blue",
+        "application/vnd.sap.adt.tables.v2+xml",
+        ' adtcore:type="TABL/DT"',
+    ),
+}
+# what a system without an object type's ADT resource is told, by kind
+_NOT_OFFERED = {
+    "table": "Tables are created from source over ADT from SAP_BASIS 7.52 on and on ABAP Cloud; "
+    "on older systems create it in SE11.",
 }
 _NAME_RULE = re.compile(r"^(?:[YZ][A-Z0-9_]{0,29}|/[A-Z0-9_]{1,10}/[A-Z0-9_]{1,29})$")
 
@@ -293,7 +305,16 @@ async def create_object(
     )
     params = {"corrNr": transport} if transport else None
     collection = object_uri(kind, name).rsplit("/", 1)[0]
-    await client.request("POST", collection, params=params, content_type=ctype, accept=ctype, body=body)
+    try:
+        await client.request("POST", collection, params=params, content_type=ctype, accept=ctype, body=body)
+    except AdtError as exc:
+        if exc.status not in (404, 405):
+            raise
+        raise AdtError(
+            f"This system cannot create a {kind.replace('_', ' ')} over ADT "
+            f"({collection} answered {exc.status}); nothing was created.",
+            hint=_NOT_OFFERED.get(kind, "Create it in the SAP GUI or in ADT's own editor instead."),
+        ) from None
     if source is not None:
         return await write_source(client, policy, kind, name, source, transport=transport)
     uri = object_uri(kind, name)
@@ -304,11 +325,11 @@ async def delete_object(
     client: AdtClient, policy: SafetyPolicy, kind: str, name: str, *, transport: str | None = None
 ) -> WriteReport:
     info = await read_info(client, kind, name)
-    package = _allowed_package(policy, info, transport)
+    package = allowed_package(policy, info, transport)
     uri = object_uri(kind, name)
     async with client.stateful():
         lock = await client.request("POST", uri, params={"_action": "LOCK", "accessMode": "MODIFY"})
-        handle, _ = _lock_data(lock.content)
+        handle, _ = lock_data(lock.content)
         try:
             package = await _package_after_lock(client, policy, kind, name, package, group=None, transport=transport)
             params = {"lockHandle": handle}
@@ -333,7 +354,7 @@ async def write_metadata(
 ) -> WriteReport:
     """Replace the XML definition of a DDIC object (data element, domain): lock, PUT, unlock in one call."""
     info = await read_info(client, kind, name)
-    package = _allowed_package(policy, info, transport)
+    package = allowed_package(policy, info, transport)
     uri = object_uri(kind, name)
     held = await _locked_put(
         client,

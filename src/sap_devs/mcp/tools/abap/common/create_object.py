@@ -1,4 +1,4 @@
-"""create_object: a new CDS or RAP source object, written and activated in one call (writes only)."""
+"""create_object: a new CDS, RAP or database table source object, written and activated in one call (writes only)."""
 
 from __future__ import annotations
 
@@ -9,11 +9,13 @@ from pydantic import BaseModel, Field
 from sap_devs.mcp.framework import Annotations, Tool, ToolContext, ToolError, ToolInput, ToolOutput
 from sap_devs.mcp.tools.abap._shared import MODERN, name_field
 
-ObjectType = Literal["cds_view", "access_control", "behavior_definition", "metadata_extension", "service_definition"]
+ObjectType = Literal[
+    "cds_view", "access_control", "behavior_definition", "metadata_extension", "service_definition", "table"
+]
 
 
 class Input(ToolInput):
-    type: ObjectType = Field(description="DDLS, DCLS, BDEF, DDLX or SRVD.")
+    type: ObjectType = Field(description="DDLS, DCLS, BDEF, DDLX, SRVD or TABL (define table source).")
     name: str = name_field("New object name (Z*, Y* or /NAMESPACE/)", "ZI_SALESORDER")
     package: str = name_field("Package", "$TMP")
     description: str = Field(min_length=1, max_length=60, description="Max 60 characters.")
@@ -80,8 +82,8 @@ async def handle(params: Input, ctx: ToolContext) -> Output:
 
 TOOL = Tool(
     name="create_object",
-    title="Create CDS or RAP object",
-    description="Create a CDS view entity, access control, behavior definition, metadata extension or service definition in an allowed package, write its source and activate it in one call; activation errors come back as a tool error.",
+    title="Create CDS, RAP or table object",
+    description="Create a CDS view entity, access control, behavior definition, metadata extension, service definition or database table (where the system allows it) in an allowed package, write its source and activate it in one call; activation errors come back as a tool error.",
     category="abap",
     action="create",
     input=Input,

@@ -1,0 +1,1 @@
+"""ABAP tools: message classes."""
