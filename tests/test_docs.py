@@ -328,3 +328,34 @@ def test_a_synced_index_from_another_version_gives_way_to_the_bundled_one(
     bundled.unlink()
     assert store.current().path == synced  # nothing newer: the old synced copy still serves
     store.reset()
+
+
+@pytest.fixture
+def wording_index(tmp_path: Path) -> DocsIndex:
+    """Pages whose words a developer writes differently: joined, camelCased, or on a deprecated page."""
+    filler = {f"guides/api-{n}.md": f"# API {n}\n\nEvery API call sends a key.\n" for n in range(3)}
+    cap = _tarball(
+        tmp_path,
+        "capire/docs",
+        {
+            **filler,
+            "guides/verify-api-key.md": "# Verify API Key\n\nReject a call whose API key is missing.\n",
+            "guides/rejected.md": "# Rejected Calls\n\nA call can be rejected for many reasons.\n",
+            "guides/manifest.md": "# Manifest Settings\n\nSet `minUI5Version` in the manifest.\n",
+            "guides/model.md": "# OData V4 Model\n\nThe model binds lists.\n",
+            "guides/old-model.md": "# OData V4 Model Binding Lists (deprecated)\n\nThe OData V4 model binds lists.\n",
+        },
+    )
+    out = tmp_path / "docs.sqlite"
+    build_from({"capire/docs": (cap, "bundled", None)}, out)
+    return DocsIndex(out)
+
+
+def test_words_written_differently_still_find_their_page(wording_index: DocsIndex) -> None:
+    def titles(query: str) -> list[str]:
+        return [hit.title for hit in wording_index.search(query)[0]]
+
+    assert titles("reject calls without apikey")[0] == "Verify API Key"  # one word in the query, two in the docs
+    assert "Manifest Settings" in titles("raise the min ui5 version")  # minUI5Version reads as its words
+    assert titles("odata v4 model binding lists")[0] == "OData V4 Model"  # the deprecated page gives way ...
+    assert titles("deprecated odata v4 model binding lists")[0].endswith("(deprecated)")  # ... unless asked for

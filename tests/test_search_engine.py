@@ -39,6 +39,7 @@ def search(query: str, **kw) -> list[str]:
     ("text", "expected"),
     [
         ("getKnownErrors", ["known", "error"]),
+        ("minUI5Version", ["min", "ui5", "version"]),
         ("XSUAA scopes", ["xsuaa", "scop"]),
         ("deployments running", ["deploy", "run"]),
         ("CX_SY_ZERODIVIDE", ["cx_sy_zerodivide", "cx", "sy", "zerodivid"]),

@@ -30,9 +30,14 @@ COMMON_SHARE = 0.15
 TITLE_BOOST = 1.5
 SECTION_WEIGHTS = (0.3, 0.15)  # the second and third best sections of a page add this share of their score
 CHANGE_LOG_WEIGHT = 0.5
+SUPERSEDED_WEIGHT = 0.5
+_SUPERSEDED = re.compile(r"\bdeprecated\b|\bobsolete\b|\bneo\b", re.I)
+_NEO_FOLDER = re.compile(r"Neo/")
 _CHANGE_LOG = re.compile(r"what'?s new|new and changed|release notes?|patch releases?|change ?log", re.I)
 SNIPPET_CHARS = 300
 _TYPO_MIN, _TYPO_MAX = 4, 40
+_SPLIT_MIN = 6
+SPLIT_SHARE = 0.0015  # a part must be in this share of all sections to split a rare word into it
 
 SCHEMA = """
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -184,6 +189,7 @@ class DocsIndex:
         self._lock = threading.Lock()  # one sqlite connection: calls from worker threads take turns
         self._vocab: dict[str, list[tuple[str, int]]] = {}
         self._sections = self._con.execute("SELECT count(*) FROM sections").fetchone()[0]
+        self._split_floor = max(2, int(self._sections * SPLIT_SHARE))
         self._titles: dict[int, frozenset[str]] = {}  # analysed page titles, filled as pages are ranked
 
     def close(self) -> None:
@@ -221,6 +227,17 @@ class DocsIndex:
         found = [(t, d) for t, d in bucket if abs(len(t) - len(term)) <= 1 and _one_edit(term, t)]
         return [t for t, _ in sorted(found, key=lambda x: -x[1])[:2]]
 
+    def _split_candidates(self, term: str) -> list[str]:
+        """A word written as one that the docs write as two ("apikey" -> "api key"), as a phrase."""
+        splits = [(analyze(term[:i]), analyze(term[i:])) for i in range(3, len(term) - 2)]
+        splits = [(a[0], b[0]) for a, b in splits if len(a) == 1 and len(b) == 1]
+        if not splits:
+            return []
+        df = self._frequencies(list({part for pair in splits for part in pair}))
+        known = [(min(df.get(a, 0), df.get(b, 0)), f"{a} {b}") for a, b in splits]
+        best = max(known, default=(0, ""))
+        return [best[1]] if best[0] >= self._split_floor else []
+
     def search(self, query: str, *, product: str | None = None, limit: int = 10) -> tuple[list[Hit], int]:
         """Pages best first (each with its best section), and how many pages matched."""
         terms = list(dict.fromkeys(analyze(query)))[:32]
@@ -234,6 +251,8 @@ class DocsIndex:
                 if term not in df and _TYPO_MIN <= len(term) <= _TYPO_MAX and term.isalpha() and len(terms) <= 8:
                     alternatives = self._typo_candidates(term)
                     df.update(self._frequencies(alternatives) if alternatives else {})
+                if _SPLIT_MIN <= len(term) <= _TYPO_MAX and term.isalpha() and df.get(term, 0) < self._split_floor:
+                    alternatives += self._split_candidates(term)
                 if alternatives:
                     groups.append(alternatives)
             if not groups:
@@ -282,6 +301,7 @@ class DocsIndex:
                 Hit(page, source, path, title, url, product, heading, anchor, str(sid), value)
             )
         wanted = [set(g) for g in groups]
+        superseded_wanted = any(t.startswith(("deprecat", "neo", "obsolet")) for g in groups for t in g)
         pages: list[Hit] = []
         for hits in by_page.values():
             hits.sort(key=lambda h: -h.score)
@@ -289,6 +309,8 @@ class DocsIndex:
             title_terms = self._title_terms(hits[0].page_id, hits[0].title)
             title_share = sum(1 for g in wanted if g & title_terms) / len(wanted)
             value *= 1 + TITLE_BOOST * title_share
+            if not superseded_wanted and (_SUPERSEDED.search(hits[0].title) or _NEO_FOLDER.search(hits[0].path)):
+                value *= SUPERSEDED_WEIGHT  # deprecated APIs and the retiring Neo environment: only when asked for
             if _CHANGE_LOG.search(hits[0].title):
                 value *= CHANGE_LOG_WEIGHT  # release notes mention everything once; they rarely explain it
             pages.append(Hit(**{**hits[0].__dict__, "score": value}))
