@@ -23,9 +23,10 @@ def test_a_healthy_project_exits_0_and_shows_its_warnings_by_severity() -> None:
     code, out = run(str(CORPUS / "fiori-tools-cap-hybrid"), "--no-tools")
     assert code == 0, out
     assert "CAP (Node.js), MTA, App router, SAPUI5 / Fiori" in out
-    assert out.index("warning (1)") < out.index("info (2)")
+    assert out.index("warning (2)") < out.index("info (2)")
     assert "@sap/cds 6 is out of maintenance" in out and "package.json:" in out
-    assert "0 error(s), 1 warning(s), 2 info(s)" in out
+    assert "localrouter/package.json:4" in out and "@sap/approuter '^14.0.0'" in out
+    assert "0 error(s), 2 warning(s), 2 info(s)" in out
 
 
 def test_errors_exit_1_and_json_names_file_line_and_fix(tmp_path: Path) -> None:
@@ -39,7 +40,7 @@ def test_errors_exit_1_and_json_names_file_line_and_fix(tmp_path: Path) -> None:
     assert data["path"] == str(root) and data["tools"] == []
     [error] = [f for f in data["findings"] if f["severity"] == "error"]
     assert error["file"] == "package.json" and error["line"] and "mocked" in error["message"] and error["fix"]
-    assert data["summary"]["error"] == 1 and data["seconds"] < 1
+    assert data["summary"]["error"] == 1 and isinstance(data["seconds"], float)
 
 
 def test_a_missing_folder_is_a_clear_error(tmp_path: Path) -> None:

@@ -1,9 +1,9 @@
 """check_project on real public SAP projects (tests/fixtures/projects, see its README): no errors, and
-exactly the warnings the README justifies; each project checked well within the time goal."""
+exactly the warnings the README justifies. The check time per project is measured by
+benchmarks/project_checks.py."""
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
@@ -21,9 +21,16 @@ EXPECTED_WARNINGS: dict[str, list[str]] = {
     "btp-cap-multitenant-saas-kyma": [
         "@sap/cds 8.9.4 is out of maintenance",
         "package.json depends on the database driver 'sqlite3' directly, the legacy database service",
+        "package.json, router/package.json: @sap/approuter '^20.5.0' is out of maintenance",
     ],
-    "fiori-tools-cap-hybrid": ["@sap/cds 6 is out of maintenance"],
-    "hana-opensap-cloud-2020": ["@sap/cds 5.8.2 is out of maintenance"],
+    "fiori-tools-cap-hybrid": [
+        "@sap/cds 6 is out of maintenance",
+        "localrouter/package.json: @sap/approuter '^14.0.0' is out of maintenance",
+    ],
+    "hana-opensap-cloud-2020": [
+        "@sap/cds 5.8.2 is out of maintenance",
+        "app/package.json: @sap/approuter '^10.12.0' is out of maintenance",
+    ],
 }
 
 # what each fixture is, as detected
@@ -42,11 +49,8 @@ def baseline() -> Baseline:
     return baseline_from(KnowledgeBase.load(layers=[bundled_layer()]))
 
 
-def run(name: str, baseline: Baseline) -> tuple[ProjectReport, float]:
-    check_project(CORPUS / name, baseline=baseline)  # warm: imports, first file system access
-    start = time.perf_counter()
-    report = check_project(CORPUS / name, baseline=baseline)
-    return report, time.perf_counter() - start
+def run(name: str, baseline: Baseline) -> ProjectReport:
+    return check_project(CORPUS / name, baseline=baseline)
 
 
 def test_the_corpus_has_at_least_twelve_projects() -> None:
@@ -61,7 +65,7 @@ def test_the_baseline_comes_from_the_packs(baseline: Baseline) -> None:
 
 @pytest.mark.parametrize("name", FIXTURES)
 def test_real_projects_have_no_errors_and_only_justified_warnings(name: str, baseline: Baseline) -> None:
-    report, seconds = run(name, baseline)
+    report = run(name, baseline)
     errors = [f"{f.file}: {f.message}" for f in report.findings if f.severity == "error"]
     assert errors == [], f"false alarms on {name}"
     warnings = sorted(f.message for f in report.findings if f.severity == "warning")
@@ -71,6 +75,5 @@ def test_real_projects_have_no_errors_and_only_justified_warnings(name: str, bas
     assert report.notes == [], "no budget is hit by a real project"
     if name in EXPECTED_TYPES:
         assert report.detection.types == EXPECTED_TYPES[name]
-    assert seconds < 0.3, f"{name} took {seconds * 1000:.0f} ms"
     for finding in report.findings:
         assert finding.fix, f"every finding says how to fix it: {finding.message}"

@@ -241,7 +241,9 @@ def _resource_is_hdi(resource: dict[str, Any]) -> bool:
 def mta_findings(root: Path, reader: _Reader) -> list[Finding]:
     """Database modules without their HDI container; xsuaa resources without a plan; db deployers
     without @sap/hdi-deploy."""
-    path = root / "mta.yaml" if reader.is_file(root / "mta.yaml") else root / ".mta.yaml"
+    from sap_devs.doctor.project import mta_file
+
+    path = mta_file(root, reader)
     data = reader.yaml(path)
     if not isinstance(data, dict):
         return []
@@ -536,17 +538,29 @@ def _pom_version(texts: list[str], artifact: str, properties: dict[str, str]) ->
     return None
 
 
-def cap_java_findings(root: Path, reader: _Reader) -> list[Finding]:
-    """cds-maven-plugin and the CAP Java runtime (cds-services) at different versions."""
+def _poms(root: Path, reader: _Reader) -> tuple[list[str], dict[str, str]]:
+    """The texts of the project's pom.xml and srv/pom.xml, and the properties they define."""
     poms = [root / "pom.xml", root / "srv" / "pom.xml"]
     texts = [t[:500_000] for t in (reader.text(p) if reader.is_file(p) else None for p in poms) if t]
-    if not texts:
-        return []
     properties: dict[str, str] = {}
     for text in texts:
         for name, value in _POM_PROPERTY.findall(text):
             properties.setdefault(name, value)
-    runtime = _pom_version(texts, "cds-services-bom", properties) or _pom_version(texts, "cds-services-api", properties)
+    return texts, properties
+
+
+def cap_java_runtime(root: Path, reader: _Reader) -> str | None:
+    """The CAP Java runtime version (cds-services BOM or API) the project's pom.xml files name."""
+    texts, properties = _poms(root, reader)
+    return _pom_version(texts, "cds-services-bom", properties) or _pom_version(texts, "cds-services-api", properties)
+
+
+def cap_java_findings(root: Path, reader: _Reader) -> list[Finding]:
+    """cds-maven-plugin and the CAP Java runtime (cds-services) at different versions."""
+    texts, properties = _poms(root, reader)
+    if not texts:
+        return []
+    runtime = cap_java_runtime(root, reader)
     plugin = _pom_version(texts, "cds-maven-plugin", properties)
     have, want = (parse_version(runtime) if runtime else None), (parse_version(plugin) if plugin else None)
     if not have or not want or have[:2] == want[:2]:

@@ -29,6 +29,7 @@ from sap_devs.doctor.versions import parse_version
 Severity = Literal["error", "warning", "info"]
 _SKIP_DIRS = frozenset({"node_modules", ".git", "gen", "dist", "target", "mta_archives", ".venv"})
 _MARKERS = frozenset({"xs-app.json", "Chart.yaml", "values.yaml", "manifest.json", ".abapgit.xml", "package.json"})
+_MARKERS |= {"mta.yaml", ".mta.yaml"}
 _MAX_ENTRIES = 20_000  # per folder; a real project folder has a few hundred
 _SCAN_DEPTH = 4  # manifest.json of app/<name>/webapp is 3 folders down; one more for monorepos
 _MAX_SHOWN_PATH = 160
@@ -476,7 +477,7 @@ def detect(root: Path, reader: _Reader | None = None) -> tuple[Detection, dict[s
     det = Detection()
     pkg = reader.json(root / "package.json")
     _detect_cap(root, reader, det, pkg)
-    if reader.is_file(root / "mta.yaml") or reader.is_file(root / ".mta.yaml"):
+    if mta_folders(root, reader):
         det.types.append("MTA")
         det.deployment.append("mta-cf")
     if reader.is_file(root / "xs-security.json"):
@@ -724,8 +725,60 @@ def _made_by_build(mod_path: str, commands: list[str], target: str) -> bool:
     return any("cds build" in c or "cds-build" in c for c in commands) and target in parts
 
 
+_MTA_DEPTH = 3  # a monorepo's projects sit one or two folders down; deeper ones are test data or samples
+_MAX_MTAS = 20
+_NOT_PROJECTS = frozenset({"test", "tests", "__tests__", "fixtures", "node_modules", "gen", "dist"})
+
+
+def mta_file(folder: Path, reader: _Reader) -> Path:
+    return folder / "mta.yaml" if reader.is_file(folder / "mta.yaml") else folder / ".mta.yaml"
+
+
+def mta_folders(root: Path, reader: _Reader) -> list[Path]:
+    """Folders with an MTA descriptor: the root, and in a repository of several projects the folders up
+    to three levels below it (not test data), each checked on its own."""
+    key = ("mta folders", root)
+    if key not in reader._parsed:  # asked by detection, the MTA checks and the xsappname lookup
+        reader._parsed[key] = _find_mta_folders(root, reader)
+    return reader._parsed[key]  # type: ignore[no-any-return]
+
+
+def _find_mta_folders(root: Path, reader: _Reader) -> list[Path]:
+    folders = [root] if reader.is_file(root / "mta.yaml") or reader.is_file(root / ".mta.yaml") else []
+    below = [
+        p.parent
+        for name in ("mta.yaml", ".mta.yaml")
+        for p in reader.find(name, root, _MTA_DEPTH)
+        if p.parent != root and not _NOT_PROJECTS.intersection(p.parent.relative_to(root).parts)
+    ]
+    for folder in sorted(set(below), key=lambda p: p.parts):
+        if len(folders) >= _MAX_MTAS:
+            reader.note(f"checked the first {_MAX_MTAS} mta.yaml files only")
+            break
+        folders.append(folder)
+    return folders
+
+
+def _all_mta_findings(root: Path, reader: _Reader, pkg: dict[str, Any] | None) -> list[Finding]:
+    """Every MTA of the repository, its findings named from the repository root."""
+    from sap_devs.doctor import mistakes
+
+    out: list[Finding] = []
+    for folder in mta_folders(root, reader):
+        if not reader.check():
+            break
+        if folder == root:
+            out += _mta_findings(root, reader, pkg) + mistakes.mta_findings(root, reader)
+            continue
+        sub_pkg = reader.json(folder / "package.json") if reader.is_file(folder / "package.json") else None
+        prefix = reader.rel(folder)
+        found = _mta_findings(folder, reader, sub_pkg) + mistakes.mta_findings(folder, reader)
+        out += [_in_folder(f, prefix) for f in found]
+    return out
+
+
 def _mta_findings(root: Path, reader: _Reader, pkg: dict[str, Any] | None) -> list[Finding]:
-    path = root / "mta.yaml" if reader.is_file(root / "mta.yaml") else root / ".mta.yaml"
+    path = mta_file(root, reader)
     data = reader.yaml(path)
     if not isinstance(data, dict):
         return []
@@ -775,9 +828,8 @@ def _mta_findings(root: Path, reader: _Reader, pkg: dict[str, Any] | None) -> li
 def _xsappname_elsewhere(root: Path, reader: _Reader, det: Detection) -> bool:
     """xsappname set where the service instance is created: an MTA xsuaa resource's parameters.config,
     or the Helm values of a Kyma deployment."""
-    if "MTA" in det.types:
-        path = root / "mta.yaml" if reader.is_file(root / "mta.yaml") else root / ".mta.yaml"
-        data = reader.yaml(path)
+    for folder in mta_folders(root, reader) if "MTA" in det.types else []:
+        data = reader.yaml(mta_file(folder, reader))
         for resource in _as_list(data.get("resources")) if isinstance(data, dict) else []:
             params = resource.get("parameters") if isinstance(resource, dict) else None
             config = params.get("config") if isinstance(params, dict) else None
@@ -884,20 +936,7 @@ def _ui5_findings(root: Path, reader: _Reader, det: Detection, baseline: Baselin
                     )
                 sap_ui5 = manifest.get("sap.ui5") if isinstance(manifest.get("sap.ui5"), dict) else {}
                 deps = sap_ui5.get("dependencies") if isinstance(sap_ui5.get("dependencies"), dict) else {}
-                wanted = deps.get("minUI5Version")
-                min_version = parse_version(wanted[:60]) if isinstance(wanted, str) and wanted else None
-                if min_version and min_version < (1, 71, 0):
-                    out.append(
-                        Finding(
-                            "ui5",
-                            "warning",
-                            f"{label} targets minUI5Version {shorten_path(wanted, 60)}, older than any maintained "
-                            "SAPUI5 long-term release.",
-                            fix="Raise sap.ui5/dependencies/minUI5Version to a maintained version (1.120 or later).",
-                            file=label,
-                            line=_line_of(reader.text(manifest_path), '"minUI5Version"'),
-                        )
-                    )
+                out += _min_ui5_findings(deps.get("minUI5Version"), label, reader.text(manifest_path), baseline)
         if not reader.is_file(ui5_yaml):
             if _served_by_cap(root, app_root, reader):
                 continue
@@ -938,6 +977,30 @@ def _ui5_findings(root: Path, reader: _Reader, det: Detection, baseline: Baselin
                     )
                 )
     return out
+
+
+def _min_ui5_findings(wanted: Any, label: str | None, text: str | None, baseline: Baseline | None) -> list[Finding]:
+    """minUI5Version below every SAPUI5 version in long-term maintenance (the fiori-ui5 pack's list)."""
+    lts = baseline.ui5_lts if baseline else ()
+    if not isinstance(wanted, str) or not wanted or not lts:
+        return []
+    min_version = parse_version(wanted[:60])
+    if min_version is None or min_version[:2] >= lts[0]:
+        return []
+    maintained = ", ".join(f"{major}.{minor}" for major, minor in lts)
+    newest = "{}.{}".format(*lts[-1])
+    return [
+        Finding(
+            "ui5",
+            "warning",
+            f"{label} targets minUI5Version {shorten_path(wanted, 60)}, older than every SAPUI5 version in "
+            f"long-term maintenance ({maintained}): it gets no fixes, and the SAPUI5 CDN removes such versions.",
+            fix=f"Raise sap.ui5/dependencies/minUI5Version to a maintained version ({newest} is the newest "
+            "long-term one) and test the app on it.",
+            file=label,
+            line=_line_of(text, '"minUI5Version"'),
+        )
+    ]
 
 
 _MAX_SUBPROJECTS = 50
@@ -1002,7 +1065,7 @@ def _in_folder(finding: Finding, prefix: str) -> Finding:
 def _subproject_findings(
     root: Path, reader: _Reader, det: Detection, pkg: dict[str, Any], baseline: Baseline
 ) -> list[Finding]:
-    from sap_devs.doctor import mistakes
+    from sap_devs.doctor import mistakes, version_checks
 
     groups: dict[tuple[str, str, str, str | None], list[Finding]] = {}
     subprojects = _cap_subprojects(root, reader, pkg)
@@ -1018,6 +1081,7 @@ def _subproject_findings(
             *_cap_findings(folder, reader, sub_det, view, baseline.cds),
             *mistakes.production_findings(folder, reader, sub_det, sub),
             *mistakes.dependency_findings(folder, reader, view, baseline),
+            *version_checks.xssec_findings(folder, reader, sub, baseline),
             *_secret_findings(folder, reader),
         ]
         prefix = reader.rel(folder)
@@ -1050,7 +1114,7 @@ def check_project(
     """
     baseline = baseline or Baseline(cds=cds_current)
     cds_current = baseline.cds
-    from sap_devs.doctor import mistakes
+    from sap_devs.doctor import mistakes, ui5_namespace, version_checks
 
     reader = _Reader(root, limits, cancel)
     det, pkg = detect(root, reader)
@@ -1062,6 +1126,8 @@ def check_project(
         *_secret_findings(root, reader),
         *mistakes.service_key_findings(root, reader),
         *(mistakes.cap_java_findings(root, reader) if det.cap_runtime == "java" else []),
+        *(version_checks.cap_java_toolchain_findings(root, reader, baseline) if det.cap_runtime == "java" else []),
+        *(version_checks.xssec_findings(root, reader, pkg, baseline) if cap_node else []),
     ]
     if _cap_subprojects(root, reader, pkg):
         findings += _subproject_findings(root, reader, det, pkg or {}, baseline)
@@ -1069,8 +1135,7 @@ def check_project(
             det.types.insert(0, "CAP (Node.js)")
             det.cap_runtime = "nodejs"
     findings += [
-        *(_mta_findings(root, reader, pkg) if "MTA" in det.types else []),
-        *(mistakes.mta_findings(root, reader) if "MTA" in det.types else []),
+        *(_all_mta_findings(root, reader, pkg) if "MTA" in det.types else []),
         *(_xsuaa_findings(root, reader, det) if det.auth == "xsuaa" else []),
         *(mistakes.approuter_findings(root, reader, det) if "App router" in det.types else []),
         *_ui5_findings(root, reader, det, baseline),
@@ -1078,6 +1143,8 @@ def check_project(
         *mistakes.abapgit_findings(root, reader, det),
         *mistakes.abaplint_findings(root, reader, det),
         *(mistakes.welcome_file_findings(root, reader) if "App router" in det.types else []),
+        *(version_checks.approuter_version_findings(root, reader, baseline) if "App router" in det.types else []),
+        *ui5_namespace.namespace_findings(root, reader, det),
     ]
     findings = list({(f.file, f.message): f for f in reader.findings + findings}.values())  # once each
     order = {"error": 0, "warning": 1, "info": 2}
