@@ -132,6 +132,19 @@ def install(
     ),
     project: Path | None = PROJECT_OPTION,
     dry_run: bool = DRY_RUN_OPTION,
+    url: str | None = typer.Option(
+        None, "--url", help="A remote server instead of a command, such as a team's https://host/mcp."
+    ),
+    header: list[str] | None = typer.Option(
+        None,
+        "--header",
+        "-H",
+        help="With --url: a header for every request (repeatable), 'Name: value'; ${NAME} in the value is read "
+        "from the environment variable NAME by the client (credentials must be given so).",
+    ),
+    key_env: str | None = typer.Option(
+        None, "--key-env", help="With --url: send 'Authorization: Bearer <value of this environment variable>'."
+    ),
 ) -> None:
     """Add an MCP server (default: sap-devs) to the AI clients' configuration files."""
     from sap_devs.core.errors import SapDevsError
@@ -140,6 +153,12 @@ def install(
     _check_server_id(server)
     _check_scope(scope)
     root = _project(project)
+    if url is not None:
+        if profile or system:
+            raise fail("--profile and --system configure a local sap-devs; a remote one is configured on its server.")
+        return _install_remote(server, url, header or [], key_env, client, scope, root, dry_run)
+    if header or key_env:
+        raise fail("--header and --key-env go with --url (a remote server).")
     _check_profile(profile, root)
     ignored: list[str] = []
     try:
@@ -166,6 +185,49 @@ def install(
             typer.echo(f"sap-devs: {exc}", err=True)
     if not dry_run and done:
         typer.echo(f"Command: {spec.command} {' '.join(spec.args)}")
+        for t in done:
+            step = mcp_install.client_step(t) or f"restart {t.client.name} (or start a new session) to load it"
+            typer.echo(f"Next, {t.client.name} ({t.scope}): {step}.")
+    for warning in _scope_warnings({t.client.id for t in done}, server, root):
+        typer.echo(f"Warning: {warning}", err=True)
+    if failed:
+        raise typer.Exit(1)
+
+
+def _install_remote(
+    server: str,
+    url: str,
+    header: list[str],
+    key_env: str | None,
+    client: list[str] | None,
+    scope: str,
+    root: Path,
+    dry_run: bool,
+) -> None:
+    from sap_devs.core.errors import SapDevsError
+    from sap_devs.integrations import mcp_install
+    from sap_devs.integrations.remote_entry import ENV_REF, check_url, parse_headers
+
+    try:
+        headers = parse_headers(header, key_env)
+        spec = mcp_install.ServerSpec(server, "", (), type="http", url=check_url(url, headers), headers=headers)
+    except SapDevsError as exc:
+        raise fail(str(exc)) from None
+    failed = 0
+    done = []
+    for t in _targets(server, client, scope, root, []):
+        try:
+            _report(mcp_install.install(t, spec, dry_run=dry_run), show_diff=dry_run)
+            done.append(t)
+        except SapDevsError as exc:
+            failed += 1
+            typer.echo(f"sap-devs: {t.client.name}: {exc}", err=True)
+    if not dry_run and done:
+        typer.echo(f"URL: {spec.url}")
+        names = sorted({m.group(1) for _, value in headers for m in ENV_REF.finditer(value)})
+        for name in names:
+            state = "set here" if os.environ.get(name) else "NOT set in this shell"
+            typer.echo(f"The clients read {name} from their environment when they connect ({state}).")
         for t in done:
             step = mcp_install.client_step(t) or f"restart {t.client.name} (or start a new session) to load it"
             typer.echo(f"Next, {t.client.name} ({t.scope}): {step}.")

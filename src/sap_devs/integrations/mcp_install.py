@@ -44,6 +44,11 @@ class ServerSpec:
     type: str = "stdio"
     origin: str | None = None
     """Layer and file of a server that did not ship with sap-devs (a user's or a trusted project's pack)."""
+    url: str | None = None
+    """A remote server (``type`` "http"): its Streamable HTTP endpoint, such as a team's sap-devs."""
+    headers: tuple[tuple[str, str], ...] = ()
+    """Sent with every request; ``${NAME}`` in a value is the environment variable NAME, written in
+    each client's own syntax so that no key lands in a file."""
 
 
 def sap_devs_command() -> tuple[str, list[str]]:
@@ -105,6 +110,8 @@ def server_spec(
 
 
 def build_entry(shape: Shape, spec: ServerSpec) -> dict[str, Any]:
+    if spec.url is not None:
+        raise AssertionError("remote servers are built per client: use client_entry")  # a programming error
     entry: dict[str, Any] = {}
     if shape == "continue":
         entry["name"] = spec.id
@@ -117,10 +124,33 @@ def build_entry(shape: Shape, spec: ServerSpec) -> dict[str, Any]:
     return entry
 
 
+def client_entry(t: Target, spec: ServerSpec) -> dict[str, Any]:
+    """The entry for ``spec`` in this client's file."""
+    if spec.url is None:
+        return build_entry(t.config.shape, spec)
+    from sap_devs.integrations.remote_entry import remote_entry
+
+    return remote_entry(t.client, spec.id, spec.url, spec.headers, t.path)
+
+
+# Keys that say how a client reaches a server; switching between a command and a URL drops the old ones.
+_TRANSPORT_KEYS = frozenset(
+    {"type", "command", "args", "env", "cwd", "url", "httpUrl", "serverUrl", "headers", "requestOptions"}
+    | {"bearer_token_env_var", "http_headers", "env_http_headers", "apiKey"}
+)
+_URL_KEYS = ("url", "httpUrl", "serverUrl")
+
+
 def merge_entry(existing: Any, ours: dict[str, Any]) -> dict[str, Any]:
     """Our keys win; keys the user added to the entry (and extra env variables) are kept."""
     if not isinstance(existing, dict):
         return dict(ours)
+    if any(k in existing for k in _URL_KEYS) != any(k in ours for k in _URL_KEYS) or any(
+        k in existing for k in ("headers", "http_headers", "env_http_headers", "bearer_token_env_var")
+    ):
+        # From a command to a URL or back, or new headers: nothing of the old way of connecting may
+        # stay (a leftover "command" beside a "url", or an old key's header, confuses the client).
+        existing = {k: v for k, v in existing.items() if k not in _TRANSPORT_KEYS}
     merged = {**existing, **ours}
     if isinstance(existing.get("env"), dict) and "env" in ours:
         merged["env"] = {**existing["env"], **ours["env"]}
@@ -396,7 +426,7 @@ def install(t: Target, spec: ServerSpec, *, dry_run: bool = False) -> Outcome:
     bom, text = _split_bom(old)
     data = _load(fmt, t.path, text, t.config)
     existing = fmt.get(data, t.container, spec.id)
-    desired = merge_entry(existing, build_entry(t.config.shape, spec))
+    desired = merge_entry(existing, client_entry(t, spec))
     if existing == desired and _count(fmt, text, data, t, spec.id) <= 1:
         return Outcome(t, "already installed")
     try:
@@ -521,6 +551,7 @@ class StatusRow:
     command: str | None = None
     command_exists: bool | None = None
     args: list[str] | None = None
+    url: str | None = None
 
     @property
     def profile(self) -> str | None:
@@ -574,13 +605,16 @@ def status(t: Target, server_id: str) -> StatusRow:
     command = entry.get("command") if isinstance(entry, dict) else None
     args = entry.get("args") if isinstance(entry, dict) else None
     args = [str(a) for a in args] if isinstance(args, list) else []
+    url = next((entry[k] for k in _URL_KEYS if isinstance(entry, dict) and isinstance(entry.get(k), str)), None)
+    if url is not None and command is None:
+        return StatusRow(t, "installed", f"remote server {url}", url=url)
     if not isinstance(command, str):
         return StatusRow(t, "installed", "entry has no command", args=args)
     return StatusRow(t, "installed", command=command, command_exists=command_exists(command), args=args)
 
 
 def entry_of(row: StatusRow) -> tuple[str | None, tuple[str, ...]]:
-    return row.command, tuple(row.args or ())
+    return row.command or row.url, tuple(row.args or ())
 
 
 def scope_warnings(rows: list[StatusRow]) -> list[str]:
@@ -596,6 +630,8 @@ def scope_warnings(rows: list[StatusRow]) -> list[str]:
         f"-c {installed[0].target.client.id} --scope SCOPE`)."
     ]
     if len({entry_of(r) for r in installed}) > 1:
-        detail = "; ".join(f"{r.target.scope}: {r.command} {' '.join(r.args or [])}" for r in installed)
+        detail = "; ".join(
+            f"{r.target.scope}: {r.command or r.url} {' '.join(r.args or [])}".rstrip() for r in installed
+        )
         warnings.append(f"{client}: the entries conflict, the client picks one by its own precedence ({detail}).")
     return warnings
