@@ -167,6 +167,17 @@ async def test_dangerous_unit_tests_need_writes(adt, tmp_path) -> None:
     assert '<testRiskLevels harmless="true" dangerous="true" critical="true"/>' in adt.unit_runs[-1][1]
 
 
+async def test_unit_tests_name_the_kinds_that_hold_tests(adt, tmp_path) -> None:
+    """Only classes, programs and function groups hold ABAP Unit tests; others are refused before a run."""
+    outcome = await call(
+        context(adt, tmp_path), "run_unit_tests", objects=[{"name": "ZDDL_SAMPLE", "kind": "cds_view"}]
+    )
+    assert outcome.is_error and "kind" in outcome.text and "function_group" in outcome.text
+    assert adt.unit_runs == []
+    await ok(context(adt, tmp_path), "run_unit_tests", objects=[{"name": "ZFG_HELLO_WORLD", "kind": "function_group"}])
+    assert "/sap/bc/adt/functions/groups/zfg_hello_world" in adt.unit_runs[-1][1]
+
+
 async def test_dumps_list_and_filters(adt, tmp_path) -> None:
     ctx = context(adt, tmp_path)
     out = await ok(ctx, "list_dumps", limit=10)

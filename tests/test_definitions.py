@@ -74,8 +74,6 @@ def test_every_tool_answering_a_result_list_takes_a_limit() -> None:
 # parameter of those tools stays checked. Remove an entry once its module bounds it.
 PENDING_BOUNDS: dict[str, set[str]] = {
     "preview_table": {"columns[]", "order_by[]"},
-    "delete_object": {"transport"},
-    "write_source": {"transport"},
 }
 
 

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, Protocol
 
 from pydantic import BaseModel, Field
 
@@ -15,6 +16,11 @@ class ObjectRef(BaseModel):
     kind: Kind
 
 
+class Selected(Protocol):
+    name: str
+    kind: str
+
+
 def objects_field(what: str) -> Any:
     return Field(None, min_length=1, max_length=50, description=f"Objects to {what}.")
 
@@ -22,14 +28,13 @@ def objects_field(what: str) -> Any:
 def package_field(what: str) -> Any:
     return Field(
         None,
-        min_length=1,
         max_length=30,
         pattern=r"^[A-Za-z0-9_/$]+$",
         description=f"Or a package to {what}, with sub-packages.",
     )
 
 
-def selected_uris(objects: list[ObjectRef] | None, package: str | None) -> tuple[list[str], list[str]]:
+def selected_uris(objects: Sequence[Selected] | None, package: str | None) -> tuple[list[str], list[str]]:
     """(ADT URIs, display names) of exactly one of objects or package."""
     from sap_devs.adt.objects import object_uri
 

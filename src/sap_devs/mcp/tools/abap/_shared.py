@@ -29,17 +29,25 @@ Kind = Literal[
 ]
 
 
-def name_field(what: str, example: str) -> Any:
-    return Field(min_length=1, max_length=120, pattern=r"^[A-Za-z0-9_/$<>-]+$", description=f"{what}, e.g. {example}.")
+def name_field(what: str, example: str, *, max_length: int = 120) -> Any:
+    # the pattern's + already refuses an empty name: no min_length to repeat in every schema
+    return Field(max_length=max_length, pattern=r"^[A-Za-z0-9_/$<>-]+$", description=f"{what}, e.g. {example}.")
+
+
+def transport_field() -> Any:
+    return Field(None, max_length=10, pattern=r"^[A-Z0-9]{3}K\d{6}$", description="Transport for non-local packages.")
+
+
+def short_text_field() -> Any:
+    """An object's short description; maxLength in the schema already says how long it may be."""
+    return Field(min_length=1, max_length=60, description="Short description.")
 
 
 class SourceInput(ToolInput):
     name: str = name_field("Object name", "ZCL_SALES_ORDER")
-    version: Literal["active", "inactive"] = Field(
-        "active", description="inactive = the last saved, unactivated version."
-    )
-    start_line: int = Field(1, ge=1, description="First line to return (for long sources).")
-    max_lines: int = Field(2000, ge=1, le=MAX_LINES, description="Max lines to return.")
+    version: Literal["active", "inactive"] = Field("active", description="inactive: the last saved, unactivated.")
+    start_line: int = Field(1, ge=1, description="First line.")
+    max_lines: int = Field(2000, ge=1, le=MAX_LINES, description="Max lines.")
 
 
 class SourceOutput(ToolOutput):

@@ -14,7 +14,6 @@ class Input(ToolInput):
     package: str | None = package_field("check")
     check_variant: str | None = Field(
         None,
-        min_length=1,
         max_length=30,
         pattern=r"^[A-Za-z0-9_/]+$",
         description="Default: the system's ATC variant.",
@@ -96,7 +95,7 @@ async def handle(params: Input, ctx: ToolContext) -> Output:
 TOOL = Tool(
     name="run_atc",
     title="Run ATC checks",
-    description="Run ABAP Test Cockpit (ATC) code checks on objects or a package on the user's system; findings with object, line, priority, check, message and quick-fix flag, and the check variant used (the system default unless given).",
+    description="Run ABAP Test Cockpit (ATC) code checks on objects or a package on the user's system: findings with line, priority, check, message and quick-fix flag, and the check variant used (system default unless given).",
     category="abap",
     action="execute",
     risk="low",

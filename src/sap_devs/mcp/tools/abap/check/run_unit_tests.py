@@ -7,24 +7,27 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from sap_devs.mcp.framework import READ_ONLY_RANDOM, Tool, ToolContext, ToolInput, ToolOutput
-from sap_devs.mcp.tools.abap._objects import ObjectRef, objects_field, package_field, selected_uris
-from sap_devs.mcp.tools.abap._shared import ALL_SYSTEMS
+from sap_devs.mcp.tools.abap._objects import objects_field, package_field, selected_uris
+from sap_devs.mcp.tools.abap._shared import ALL_SYSTEMS, name_field
 
 MAX_ALERT_TEXT = 500
 
 
+class TestedObject(BaseModel):
+    # ABAP Unit test classes live in classes, programs and function groups only
+    name: str = name_field("Name", "ZCL_SALES_ORDER")
+    kind: Literal["class", "program", "function_group"]
+
+
 class Input(ToolInput):
-    objects: list[ObjectRef] | None = objects_field("test")
+    objects: list[TestedObject] | None = objects_field("test")
     package: str | None = package_field("test")
-    with_coverage: bool = Field(False, description="Also measure coverage.")
+    with_coverage: bool = Field(False, description="Also measure statement coverage.")
     risk_levels: list[Literal["harmless", "dangerous", "critical"]] = Field(
-        ["harmless"],
-        min_length=1,
-        max_length=3,
-        description="dangerous and critical need --allow-writes.",
+        ["harmless"], min_length=1, max_length=3, description="dangerous and critical need --allow-writes."
     )
     durations: list[Literal["short", "medium", "long"]] = Field(
-        ["short", "medium", "long"], min_length=1, max_length=3, description="Test durations."
+        ["short", "medium", "long"], min_length=1, max_length=3, description="Durations to run."
     )
 
 
@@ -167,7 +170,7 @@ async def handle(params: Input, ctx: ToolContext) -> Output:
 TOOL = Tool(
     name="run_unit_tests",
     title="Run ABAP Unit tests",
-    description="Run the ABAP Unit tests of objects or a package on the user's system; status per test class and method, failures with message, details and stack (include and line), and statement coverage when asked.",
+    description="Run the ABAP Unit tests of objects or a package on the user's system: status per test class and method, failures with message and stack, statement coverage on request.",
     category="abap",
     action="execute",
     risk="medium",

@@ -5,19 +5,17 @@ from __future__ import annotations
 from pydantic import Field
 
 from sap_devs.mcp.framework import Annotations, Tool, ToolContext, ToolInput, ToolOutput
-from sap_devs.mcp.tools.abap._shared import name_field
+from sap_devs.mcp.tools.abap._shared import name_field, short_text_field, transport_field
 
 
 class CreateInput(ToolInput):
     name: str = name_field("New object name (Z*, Y* or /NAMESPACE/)", "ZCL_SALES_ORDER")
     package: str = name_field("Package to create it in", "$TMP")
-    description: str = Field(min_length=1, max_length=60, description="Short description (max 60 characters).")
+    description: str = short_text_field()
     source: str | None = Field(
         None, max_length=2_000_000, description="Initial source; omit for the generated skeleton."
     )
-    transport: str | None = Field(
-        None, max_length=10, pattern=r"^[A-Z0-9]{3}K\d{6}$", description="Transport for non-local packages."
-    )
+    transport: str | None = transport_field()
 
 
 class CreateOutput(ToolOutput):

@@ -7,7 +7,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from sap_devs.mcp.framework import Annotations, Tool, ToolContext, ToolError, ToolInput, ToolOutput
-from sap_devs.mcp.tools.abap._shared import MODERN, name_field
+from sap_devs.mcp.tools.abap._shared import MODERN, name_field, short_text_field, transport_field
 
 ObjectType = Literal[
     "cds_view", "access_control", "behavior_definition", "metadata_extension", "service_definition", "table"
@@ -18,11 +18,9 @@ class Input(ToolInput):
     type: ObjectType = Field(description="DDLS, DCLS, BDEF, DDLX, SRVD or TABL (define table source).")
     name: str = name_field("New object name (Z*, Y* or /NAMESPACE/)", "ZI_SALESORDER")
     package: str = name_field("Package", "$TMP")
-    description: str = Field(min_length=1, max_length=60, description="Max 60 characters.")
+    description: str = short_text_field()
     source: str = Field(min_length=1, max_length=2_000_000, description="The full source.")
-    transport: str | None = Field(
-        None, max_length=10, pattern=r"^[A-Z0-9]{3}K\d{6}$", description="Transport for non-local packages."
-    )
+    transport: str | None = transport_field()
 
 
 class Message(BaseModel):

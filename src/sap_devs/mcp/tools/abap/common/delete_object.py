@@ -5,13 +5,13 @@ from __future__ import annotations
 from pydantic import Field
 
 from sap_devs.mcp.framework import Annotations, Tool, ToolContext, ToolInput, ToolOutput
-from sap_devs.mcp.tools.abap._shared import ALL_SYSTEMS, Kind, name_field
+from sap_devs.mcp.tools.abap._shared import ALL_SYSTEMS, Kind, name_field, transport_field
 
 
 class Input(ToolInput):
     name: str = name_field("Object name", "ZCL_OLD_HELPER")
     kind: Kind = Field(description="Object kind.")
-    transport: str | None = Field(None, pattern=r"^[A-Z0-9]{3}K\d{6}$", description="Transport for non-local packages.")
+    transport: str | None = transport_field()
 
 
 class Output(ToolOutput):

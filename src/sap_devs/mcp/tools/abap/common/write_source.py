@@ -7,7 +7,7 @@ from typing import Literal
 from pydantic import Field
 
 from sap_devs.mcp.framework import Annotations, Tool, ToolContext, ToolInput, ToolOutput
-from sap_devs.mcp.tools.abap._shared import ALL_SYSTEMS, name_field
+from sap_devs.mcp.tools.abap._shared import ALL_SYSTEMS, name_field, transport_field
 
 Writable = Literal[
     "program",
@@ -27,9 +27,7 @@ class Input(ToolInput):
     name: str = name_field("Object name", "ZCL_SALES_ORDER")
     kind: Writable = Field(description="Object kind.")
     source: str = Field(min_length=1, max_length=2_000_000, description="The complete new source.")
-    transport: str | None = Field(
-        None, pattern=r"^[A-Z0-9]{3}K\d{6}$", description="Transport request for non-local packages, e.g. DEVK900123."
-    )
+    transport: str | None = transport_field()
 
 
 class Output(ToolOutput):

@@ -7,7 +7,7 @@ from typing import Literal
 from pydantic import Field
 
 from sap_devs.mcp.framework import Annotations, Tool, ToolContext, ToolError, ToolInput, ToolOutput
-from sap_devs.mcp.tools.abap._shared import ALL_SYSTEMS, activate_created, name_field
+from sap_devs.mcp.tools.abap._shared import ALL_SYSTEMS, activate_created, name_field, short_text_field, transport_field
 
 Predefined = Literal[
     "CHAR", "NUMC", "DEC", "INT4", "INT8", "DATS", "TIMS", "STRING", "CURR", "QUAN", "CUKY", "UNIT", "RAW"
@@ -17,17 +17,13 @@ Predefined = Literal[
 class Input(ToolInput):
     name: str = name_field("New data element name", "ZSALES_ORDER_ID")
     package: str = name_field("Package", "$TMP")
-    description: str = Field(min_length=1, max_length=60, description="Max 60 characters.")
-    domain: str | None = Field(
-        None, min_length=1, max_length=30, pattern=r"^[A-Za-z0-9_/]+$", description="Domain to type it with."
-    )
+    description: str = short_text_field()
+    domain: str | None = Field(None, max_length=30, pattern=r"^[A-Za-z0-9_/]+$", description="Domain to type it with.")
     data_type: Predefined | None = Field(None, description="Or a predefined type.")
     length: int = Field(0, ge=0, le=1333, description="Length for CHAR, NUMC, DEC ...")
     decimals: int = Field(0, ge=0, le=14, description="Decimals for DEC, CURR, QUAN.")
     label: str = Field(min_length=1, max_length=40, description="Field label (cut to 10/20/40 characters).")
-    transport: str | None = Field(
-        None, max_length=10, pattern=r"^[A-Z0-9]{3}K\d{6}$", description="Transport for non-local packages."
-    )
+    transport: str | None = transport_field()
 
 
 class Output(ToolOutput):

@@ -7,7 +7,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from sap_devs.mcp.framework import Annotations, Tool, ToolContext, ToolInput, ToolOutput
-from sap_devs.mcp.tools.abap._shared import ALL_SYSTEMS, activate_created, name_field
+from sap_devs.mcp.tools.abap._shared import ALL_SYSTEMS, activate_created, name_field, short_text_field, transport_field
 
 
 class FixedValue(BaseModel):
@@ -18,7 +18,7 @@ class FixedValue(BaseModel):
 class Input(ToolInput):
     name: str = name_field("New domain name", "ZORDER_STATUS")
     package: str = name_field("Package", "$TMP")
-    description: str = Field(min_length=1, max_length=60, description="Max 60 characters.")
+    description: str = short_text_field()
     data_type: Literal["CHAR", "NUMC", "DEC", "INT1", "INT2", "INT4", "DATS", "TIMS", "CUKY", "UNIT", "LANG"] = Field(
         description="Predefined type."
     )
@@ -26,9 +26,7 @@ class Input(ToolInput):
     decimals: int = Field(0, ge=0, le=14, description="Decimals for DEC.")
     lowercase: bool = Field(False, description="Allow lower case.")
     fixed_values: list[FixedValue] = Field(default_factory=list, max_length=100, description="Allowed values.")
-    transport: str | None = Field(
-        None, max_length=10, pattern=r"^[A-Z0-9]{3}K\d{6}$", description="Transport for non-local packages."
-    )
+    transport: str | None = transport_field()
 
 
 class Output(ToolOutput):

@@ -13,12 +13,9 @@ MAX_DIFF_LINES = 2000
 class Input(ToolInput):
     name: str = name_field("Object name", "ZCL_SALES_ORDER")
     kind: Kind = Field(description="Object kind.")
-    a: str = Field(
-        min_length=1, max_length=40, pattern=r"^[A-Za-z0-9_.-]+$", description="Older version id, e.g. 00042."
-    )
+    a: str = Field(max_length=40, pattern=r"^[A-Za-z0-9_.-]+$", description="Older version id, e.g. 00042.")
     b: str = Field(
         "active",
-        min_length=1,
         max_length=40,
         pattern=r"^[A-Za-z0-9_.-]+$",
         description="Newer version, or active/inactive.",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 
 from sap_devs.mcp.framework import Annotations, Tool, ToolContext, ToolInput, ToolOutput
-from sap_devs.mcp.tools.abap._shared import MODERN, name_field
+from sap_devs.mcp.tools.abap._shared import MODERN, name_field, short_text_field, transport_field
 
 
 class Message(BaseModel):
@@ -14,13 +14,11 @@ class Message(BaseModel):
 
 
 class Input(ToolInput):
-    name: str = name_field("New message class name, at most 20 characters", "ZSALES_MSG")
+    name: str = name_field("New message class name", "ZSALES_MSG", max_length=20)
     package: str = name_field("Package", "$TMP")
-    description: str = Field(min_length=1, max_length=60, description="Max 60 characters.")
+    description: str = short_text_field()
     messages: list[Message] = Field(default_factory=list, max_length=200, description="Its messages.")
-    transport: str | None = Field(
-        None, max_length=10, pattern=r"^[A-Z0-9]{3}K\d{6}$", description="Transport for non-local packages."
-    )
+    transport: str | None = transport_field()
 
 
 class Output(ToolOutput):
@@ -60,7 +58,7 @@ async def handle(params: Input, ctx: ToolContext) -> Output:
 TOOL = Tool(
     name="create_message_class",
     title="Create message class",
-    description="Create a message class (MSAG, T100 messages for MESSAGE and exception classes) in an allowed package, with its numbered message texts, in one call.",
+    description="Create a message class (MSAG) with its numbered T100 message texts for MESSAGE statements and exceptions, in an allowed package, in one call.",
     category="abap",
     action="create",
     input=Input,

@@ -19,9 +19,7 @@ SECTIONS = {
 
 
 class Input(ToolInput):
-    id: str = Field(
-        min_length=1, max_length=200, pattern=r"^[A-Za-z0-9_ %.:@-]+$", description="Dump id from list_dumps."
-    )
+    id: str = Field(max_length=200, pattern=r"^[A-Za-z0-9_ %.:@-]+$", description="Dump id from list_dumps.")
 
 
 class KnownError(BaseModel):

@@ -8,9 +8,7 @@ from sap_devs.mcp.framework import LIST_LIMIT, Envelope, Tool, ToolContext, Tool
 
 
 class Input(ToolInput):
-    user: str | None = Field(
-        None, min_length=1, max_length=12, pattern=r"^[A-Za-z0-9_.@-]+$", description="Only this user's errors."
-    )
+    user: str | None = Field(None, max_length=12, pattern=r"^[A-Za-z0-9_.@-]+$", description="Only this user's errors.")
     limit: int = limit_field(LIST_LIMIT, "errors")
 
 

@@ -11,9 +11,7 @@ from sap_devs.mcp.tools.abap._shared import ALL_SYSTEMS
 
 
 class Input(ToolInput):
-    user: str | None = Field(
-        None, min_length=1, max_length=12, pattern=r"^[A-Za-z0-9_.@-]+$", description="Only this user's dumps."
-    )
+    user: str | None = Field(None, max_length=12, pattern=r"^[A-Za-z0-9_.@-]+$", description="Only this user's dumps.")
     since: str | None = Field(
         None,
         max_length=20,

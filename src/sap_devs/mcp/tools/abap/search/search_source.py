@@ -13,9 +13,7 @@ from sap_devs.mcp.tools.abap._shared import MODERN
 class Input(ToolInput):
     text: str = Field(min_length=2, max_length=200, description="Text to find, e.g. BAPI_USER_GET_DETAIL.")
     regex: str | None = Field(None, max_length=200, description="Keep only hit lines matching this regex.")
-    package: str | None = Field(
-        None, min_length=1, max_length=30, pattern=r"^[A-Za-z0-9_/$]+$", description="Only this package."
-    )
+    package: str | None = Field(None, max_length=30, pattern=r"^[A-Za-z0-9_/$]+$", description="Only this package.")
     object_type: str | None = Field(
         None, min_length=4, max_length=4, pattern=r"^[A-Za-z]{4}$", description="Only this type, e.g. CLAS, PROG."
     )

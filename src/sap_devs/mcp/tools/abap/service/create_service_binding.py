@@ -7,21 +7,19 @@ from typing import Literal
 from pydantic import Field
 
 from sap_devs.mcp.framework import Annotations, Tool, ToolContext, ToolError, ToolInput, ToolOutput
-from sap_devs.mcp.tools.abap._shared import MODERN, activate_created, name_field
+from sap_devs.mcp.tools.abap._shared import MODERN, activate_created, name_field, short_text_field, transport_field
 
 
 class Input(ToolInput):
     name: str = name_field("New binding name", "ZUI_SALESORDER_O4")
     package: str = name_field("Package", "$TMP")
-    description: str = Field(min_length=1, max_length=60, description="Max 60 characters.")
+    description: str = short_text_field()
     service_definition: str = name_field("Service definition to bind", "ZUI_SALESORDER")
     binding: Literal["odata_v4_ui", "odata_v4_web_api", "odata_v2_ui", "odata_v2_web_api"] = Field(
         "odata_v4_ui", description="OData version and UI or Web API."
     )
     publish: bool = Field(False, description="Also publish the service.")
-    transport: str | None = Field(
-        None, max_length=10, pattern=r"^[A-Z0-9]{3}K\d{6}$", description="Transport for non-local packages."
-    )
+    transport: str | None = transport_field()
 
 
 class Output(ToolOutput):
