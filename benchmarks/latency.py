@@ -72,8 +72,8 @@ def first_query_cost() -> None:
 
 
 def index_memory() -> None:
-    from sap_devs.knowledge import tutorials
     from sap_devs.knowledge.base import KnowledgeBase
+    from sap_devs.live.tutorials import index as tutorials
     from sap_devs.search import Field, Index
 
     index = tutorials.load_index().items

@@ -19,10 +19,10 @@ from pathlib import Path
 import yaml
 
 from sap_devs.core import paths
-from sap_devs.knowledge import tutorials
 from sap_devs.knowledge.base import KnowledgeBase
 from sap_devs.knowledge.layer_paths import Layer
 from sap_devs.knowledge.queries import find_known_errors, find_resources
+from sap_devs.live.tutorials import index as tutorials
 
 QUERIES = Path(__file__).with_name("relevance_queries.yaml")
 HELDOUT = Path(__file__).with_name("relevance_queries_heldout.yaml")

@@ -38,7 +38,8 @@ MD = "---\nparser: v2\ntime: 20\ntags: [ tutorial>beginner, programming-tool>nod
 
 
 def serve(srv: Loopback) -> None:
-    from sap_devs.knowledge import news_sync, tutorials_sync
+    from sap_devs.live.news import sync as news_sync
+    from sap_devs.live.tutorials import sync as tutorials_sync
 
     repos, _, _ = tutorials_sync._known_repos()
     for r, repo in enumerate(repos):
@@ -83,8 +84,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         os.environ["SAP_DEVS_CACHE_DIR"] = tmp
         from sap_devs.core import cache
-        from sap_devs.knowledge.sources import all_sources
-        from sap_devs.knowledge.sync import run_sync
+        from sap_devs.live.sources import all_sources
+        from sap_devs.live.sync import run_sync
 
         with Loopback().running() as srv:
             serve(srv)
@@ -121,7 +122,7 @@ def docs() -> None:
     from sap_devs.docs import sync as docs_sync
     from sap_devs.docs.build import tarball_name
     from sap_devs.docs.sources import SOURCES
-    from sap_devs.knowledge.sync import run_sync
+    from sap_devs.live.sync import run_sync
 
     # ten commit requests at once overflow the loopback server's default listen backlog of 5, and the
     # kernel retries a dropped connection after a second: that would be measured, not sap-devs

@@ -1,10 +1,10 @@
 """Build the bundled offline snapshots from ../shared/data (run by hand when that data changes).
 
-Writes to src/sap_devs/knowledge/data/:
+Writes to src/sap_devs/live/data/:
 - tutorials-baseline.json: one record per developers.sap.com tutorial slug, in the platform's
   discovery list (tutorials-ims) or in tutorials.json. Records with metadata come from
   tutorials.json; slugs only known from the discovery list get a title derived from the slug and
-  `metadata: false`. Each record has a `status` (see sap_devs.knowledge.tutorials): `published`
+  `metadata: false`. Each record has a `status` (see sap_devs.live.tutorials.index): `published`
   when the list has it; otherwise `new` when our copy of its repository is newer than the list
   (added since; shown when its metadata is full, else `draft`), `withdrawn` when the list is newer
   than our copy and left it out.
@@ -20,11 +20,11 @@ import json
 import re
 from pathlib import Path
 
-from sap_devs.knowledge.tutorials import LIVE_STATUSES, unlisted_status
+from sap_devs.live.tutorials.index import LIVE_STATUSES, unlisted_status
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_SHARED = ROOT.parent / "shared" / "data"
-OUT_DIR = ROOT / "src" / "sap_devs" / "knowledge" / "data"
+OUT_DIR = ROOT / "src" / "sap_devs" / "live" / "data"
 KEEP = ("slug", "title", "description", "tags", "primary_tag", "time_minutes", "level", "url", "steps", "repo")
 
 

@@ -1,9 +1,9 @@
 """Build the bundled released-API snapshot from ../shared/data/abap-released-apis (run by hand when it changes).
 
-Writes src/sap_devs/knowledge/data/released-apis-baseline.json.gz: SAP's lists of released ABAP
+Writes src/sap_devs/live/data/released-apis-baseline.json.gz: SAP's lists of released ABAP
 APIs for SAP Cloud ERP, SAP Cloud ERP Private / on-premise and the SAP BTP ABAP environment, plus
 the classic-API classifications, parsed by the same code ``sap-devs sync`` uses
-(sap_devs.knowledge.released_apis), so the snapshot and a synced cache have one shape.
+(sap_devs.live.released_apis.lists), so the snapshot and a synced cache have one shape.
 """
 
 from __future__ import annotations
@@ -17,10 +17,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
-from sap_devs.knowledge import released_apis  # noqa: E402
+from sap_devs.live.released_apis import lists as released_apis  # noqa: E402
 
 DEFAULT_SHARED = ROOT.parent / "shared" / "data"
-OUT = ROOT / "src" / "sap_devs" / "knowledge" / "data" / released_apis.BUNDLED_FILE
+OUT = ROOT / "src" / "sap_devs" / "live" / "data" / released_apis.BUNDLED_FILE
 
 
 def build(folder: Path, *, as_of: str, commit: str) -> dict:

@@ -14,7 +14,7 @@ from sap_devs.knowledge.validate import validate_path
 from tests.conftest import bundled_layer
 
 KB = KnowledgeBase.load(layers=[bundled_layer()])
-BASELINE = paths.bundled_root() / "knowledge" / "data" / "tutorials-baseline.json"
+BASELINE = paths.bundled_root() / "live" / "data" / "tutorials-baseline.json"
 
 
 def test_bundled_packs_and_profiles_validate_without_errors_or_warnings() -> None:

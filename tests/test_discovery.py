@@ -7,9 +7,9 @@ import json
 import pytest
 
 from sap_devs.core import cache
-from sap_devs.knowledge import discovery_sync
-from sap_devs.knowledge.discovery_center import first_json_object, function_path, odata_string
-from sap_devs.knowledge.sync import run_sync
+from sap_devs.live.discovery import sync as discovery_sync
+from sap_devs.live.discovery.client import first_json_object, function_path, odata_string
+from sap_devs.live.sync import run_sync
 from sap_devs.mcp.framework import ToolContext
 from tests.conftest import bundled_layer
 from tests.loopback import Loopback, Route

@@ -21,7 +21,7 @@ from sap_devs.docs import sync as docs_sync
 from sap_devs.docs.index import build
 from sap_devs.docs.ingest import load_source
 from sap_devs.docs.sources import BY_REPO, DocSource
-from sap_devs.knowledge.sync import run_sync, status
+from sap_devs.live.sync import run_sync, status
 from tests.loopback import Loopback, Route
 
 pytestmark = pytest.mark.anyio
@@ -284,7 +284,7 @@ def test_status_lists_each_repository(docs_env) -> None:
 
 def test_cli_sync_only_docs_exit_code_and_status(server, docs_env, monkeypatch: pytest.MonkeyPatch) -> None:
     from sap_devs.cli.app import app
-    from sap_devs.knowledge import sources
+    from sap_devs.live import sources
 
     monkeypatch.setattr(sources, "all_sources", lambda: [docs_source(retries=0)])
     monkeypatch.setattr(sources, "default_bases", lambda: bases(server))

@@ -135,7 +135,7 @@ async def test_a_trickling_server_is_cut_off_at_the_overall_deadline(slow_loris)
 
 async def test_news_detail_gives_up_on_a_trickling_community_server(slow_loris, monkeypatch) -> None:
     from sap_devs.core.errors import SapDevsError
-    from sap_devs.knowledge import news_detail
+    from sap_devs.live.news import detail as news_detail
 
     monkeypatch.setattr(news_detail, "DEADLINE", 1.0)
     with pytest.raises(SapDevsError, match="did not complete within"):
@@ -328,7 +328,7 @@ def test_a_failed_cache_write_is_a_clear_error_and_leaves_no_temp_file(tmp_path,
 async def test_news_detail_fetched_fine_is_answered_even_when_the_cache_cannot_be_written(monkeypatch) -> None:
     from pathlib import Path
 
-    from sap_devs.knowledge import news_detail
+    from sap_devs.live.news import detail as news_detail
 
     post = Path(__file__).parent / "data" / "recorded" / "developer-news-post.html"
     with Loopback().running() as community:
@@ -344,7 +344,7 @@ async def test_news_detail_fetched_fine_is_answered_even_when_the_cache_cannot_b
 async def test_a_misshapen_news_detail_cache_is_fetched_again() -> None:
     from pathlib import Path
 
-    from sap_devs.knowledge import news_detail
+    from sap_devs.live.news import detail as news_detail
 
     url = "https://community.sap.com/t5/x/ba-p/1"
     cache.write(news_detail.cache_name(url), {"title": "Old", "unexpected": 1})

@@ -16,8 +16,9 @@ from pathlib import Path
 import pytest
 
 from sap_devs.core import cache, paths
-from sap_devs.knowledge import news_sync, tutorials_sync
-from sap_devs.knowledge.sync import run_sync, status
+from sap_devs.live.news import sync as news_sync
+from sap_devs.live.sync import run_sync, status
+from sap_devs.live.tutorials import sync as tutorials_sync
 from tests.loopback import Loopback, Route
 
 pytestmark = pytest.mark.anyio
@@ -223,8 +224,8 @@ def test_sync_killed_half_way_leaves_every_cache_file_valid(tmp_path: Path) -> N
             import dataclasses, json, sys, anyio
             sys.path.insert(0, {str(Path(__file__).resolve().parent.parent)!r})
             from tests.loopback import Loopback, Route
-            from sap_devs.knowledge import news_sync
-            from sap_devs.knowledge.sync import run_sync
+            from sap_devs.live.news import sync as news_sync
+            from sap_devs.live.sync import run_sync
             from sap_devs.core import cache
             feed = open({str(RECORDED / "playlist.xml")!r}, "rb").read()
             big = [dict(id=str(i), title="t" * 200, url="https://www.youtube.com/watch?v=" + str(i),
@@ -282,7 +283,7 @@ LEARNING_CATALOGUE = [
 
 
 async def test_learning_sync_keeps_only_journeys(server) -> None:
-    from sap_devs.knowledge import learning_sync
+    from sap_devs.live.learning import sync as learning_sync
 
     server.add("/service/catalog-download/json", body=json.dumps(LEARNING_CATALOGUE).encode())
     source = loopback_source(learning_sync.SOURCE, server)
@@ -294,7 +295,7 @@ async def test_learning_sync_keeps_only_journeys(server) -> None:
 
 
 async def test_videos_sync_reads_the_pack_sources(server) -> None:
-    from sap_devs.knowledge import videos_sync
+    from sap_devs.live.videos import sync as videos_sync
 
     feed = (RECORDED / "playlist.xml").read_bytes()
     server.add("/feeds/videos.xml?playlist_id=PL6RpkC85SLQAVBSQXN9522_1jNvPavBgg", body=feed)
@@ -340,7 +341,7 @@ def khoros_payload(today) -> bytes:
 async def test_events_sync_reads_khoros_and_rss_and_search_events_uses_them(server, bundled_ctx) -> None:
     import datetime as dt
 
-    from sap_devs.knowledge import events_sync
+    from sap_devs.live.events import sync as events_sync
     from tests.tools.test_knowledge_tools import ok
 
     server.add("/api/2.0/search", body=khoros_payload(dt.date.today()))
@@ -389,7 +390,7 @@ async def test_data_api_key_is_masked_in_failures(server) -> None:
 
 
 async def test_every_source_failing_keeps_every_cache_byte_for_byte(server) -> None:
-    from sap_devs.knowledge.sources import all_sources
+    from sap_devs.live.sources import all_sources
 
     sources = [loopback_source(s, server, retries=0) for s in all_sources()]
     for source in sources:

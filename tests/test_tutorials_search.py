@@ -8,9 +8,10 @@ import json
 import pytest
 
 from sap_devs.core import cache
-from sap_devs.knowledge import tutorials, tutorials_sync
-from sap_devs.knowledge.sync import run_sync
-from sap_devs.knowledge.tutorials import Tutorial
+from sap_devs.live.sync import run_sync
+from sap_devs.live.tutorials import index as tutorials
+from sap_devs.live.tutorials import sync as tutorials_sync
+from sap_devs.live.tutorials.index import Tutorial
 from sap_devs.search import analyze
 from tests.loopback import Loopback
 from tests.test_sync import bases_for, loopback_source

@@ -9,8 +9,8 @@ import pytest
 
 from sap_devs.core.errors import ContentError
 from sap_devs.knowledge.packs import load_pack
-from sap_devs.knowledge.tutorial_markdown import parse_tutorial
 from sap_devs.knowledge.yamlio import read_yaml
+from sap_devs.live.tutorials.markdown import parse_tutorial
 from tests.conftest import ctx_for, write_files
 from tests.tools.test_knowledge_tools import ok
 

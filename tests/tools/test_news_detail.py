@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from sap_devs.core import cache
-from sap_devs.knowledge import news_detail
+from sap_devs.live.news import detail as news_detail
 from sap_devs.mcp.framework import ToolContext
 from tests.conftest import bundled_layer
 from tests.loopback import Loopback, Route

@@ -16,9 +16,10 @@ from pathlib import Path
 import pytest
 
 from sap_devs.core import cache
-from sap_devs.knowledge import released_apis, released_apis_sync
-from sap_devs.knowledge.sources import all_sources
-from sap_devs.knowledge.sync import run_sync
+from sap_devs.live.released_apis import lists as released_apis
+from sap_devs.live.released_apis import sync as released_apis_sync
+from sap_devs.live.sources import all_sources
+from sap_devs.live.sync import run_sync
 from sap_devs.mcp.registry import Registry
 from tests.loopback import Loopback
 from tests.tools.test_knowledge_tools import call, ok

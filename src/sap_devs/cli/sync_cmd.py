@@ -69,7 +69,7 @@ def run(sources: list[Any], bases: dict[str, str], *, force: bool) -> list[Any]:
     """Run the sync with a progress display on a terminal and plain progress lines otherwise."""
     import anyio
 
-    from sap_devs.knowledge.sync import run_sync
+    from sap_devs.live.sync import run_sync
 
     env = dict(os.environ)
     if not sys.stderr.isatty():
@@ -97,8 +97,8 @@ def sync(
 ) -> None:
     """Fetch the live SAP sources into the local cache (tutorials, news ...)."""
     setup_logging()
-    from sap_devs.knowledge.sources import all_sources, default_bases
-    from sap_devs.knowledge.sync import status
+    from sap_devs.live.sources import all_sources, default_bases
+    from sap_devs.live.sync import status
 
     sources = all_sources()
     if only:

@@ -36,7 +36,7 @@ from sap_devs.docs.build import tarball_name
 from sap_devs.docs.index import DocsIndex, SourceInfo, SourceRows, build
 from sap_devs.docs.ingest import Page, load_source
 from sap_devs.docs.sources import SOURCES, DocSource
-from sap_devs.knowledge.sync import FetchContext, Source
+from sap_devs.live.sync import FetchContext, Source
 
 log = logging.getLogger(__name__)
 

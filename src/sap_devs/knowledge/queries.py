@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from sap_devs.knowledge.base import KnowledgeBase
@@ -108,13 +108,18 @@ def find_samples(kb: KnowledgeBase, query: str | None, *, pack: str | None = Non
 
 
 def filter_events(
-    kb: KnowledgeBase, query: str | None, *, type: str | None = None, scope: str | None = None
+    kb: KnowledgeBase,
+    query: str | None,
+    *,
+    type: str | None = None,
+    scope: str | None = None,
+    community: Sequence[EventInstance] = (),
 ) -> list[tuple[str, EventInstance]]:
-    from sap_devs.knowledge import synced_events
-
+    """Pack events plus ``community`` ones (fetched by sync, passed in so packs stay apart from live
+    sources); a pack event wins over a community event with the same id."""
     pack_events = kb.records("event_instances")
     known = {ev.id for _, ev in pack_events}
-    synced = [("community", ev) for ev in synced_events.load()[0] if ev.id not in known]
+    synced = [("community", ev) for ev in community if ev.id not in known]
     records = [
         (origin, ev)
         for origin, ev in pack_events + synced

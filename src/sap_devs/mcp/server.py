@@ -229,8 +229,8 @@ def warm_up(ctx: ToolContext) -> None:
     """Load the packs and build the search indexes while the client is busy, so the first real
     query does not pay for them. Failures are only logged: the tool call will report them."""
     try:
-        from sap_devs.knowledge import tutorials
         from sap_devs.knowledge.queries import find_known_errors, find_resources
+        from sap_devs.live.tutorials import index as tutorials
 
         kb = ctx.knowledge
         find_known_errors(kb, "warm up")

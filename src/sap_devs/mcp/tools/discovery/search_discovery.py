@@ -8,7 +8,7 @@ from urllib.parse import urlsplit
 from pydantic import BaseModel, Field
 
 from sap_devs.core.errors import SapDevsError
-from sap_devs.knowledge import missions, services
+from sap_devs.live.discovery import missions, services
 from sap_devs.mcp.framework import (
     SEARCH_LIMIT,
     Annotations,
@@ -86,7 +86,7 @@ async def _mission_items(query: str, limit: int, ctx: ToolContext) -> tuple[list
     if snapshot is not None:
         hits = missions.search(snapshot.items, query)
         return [_mission_item(m.model_dump()) for m in hits], snapshot.hint("mission catalogue")
-    from sap_devs.knowledge.mission_search import search_live
+    from sap_devs.live.discovery.mission_search import search_live
 
     base = ctx.endpoints.get("discovery")
     extra = frozenset({urlsplit(base).hostname or ""}) if base else frozenset()

@@ -10,7 +10,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field, StringConstraints
 
-from sap_devs.knowledge import released_apis
+from sap_devs.live.released_apis import lists as released_apis
 from sap_devs.mcp.framework import Tool, ToolContext, ToolInput, ToolOutput
 
 NAMES_MAX = 50

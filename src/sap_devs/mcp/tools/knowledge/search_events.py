@@ -6,10 +6,10 @@ import datetime as dt
 
 from pydantic import BaseModel, Field
 
-from sap_devs.knowledge import synced_events
 from sap_devs.knowledge.events import arrange, count_past
 from sap_devs.knowledge.models import EventScope
 from sap_devs.knowledge.queries import filter_events
+from sap_devs.live.events import community as synced_events
 from sap_devs.mcp.framework import SEARCH_LIMIT, Envelope, Tool, ToolContext, ToolInput, limit_field
 from sap_devs.mcp.tools._bounds import ID_MAX, QUERY_MAX
 from sap_devs.mcp.tools._origin import origin_field, origin_of
@@ -50,7 +50,8 @@ Output = Envelope[EventOut]
 
 async def handle(params: Input, ctx: ToolContext) -> Output:
     today = dt.date.today()
-    matches = filter_events(ctx.knowledge, params.query, type=params.type, scope=params.scope)
+    community, age = synced_events.load()
+    matches = filter_events(ctx.knowledge, params.query, type=params.type, scope=params.scope, community=community)
     arranged = arrange(matches, today, include_past=params.include_past)
     items = [
         EventOut(
@@ -74,7 +75,6 @@ async def handle(params: Input, ctx: ToolContext) -> Output:
     if not items and hidden:
         hint = f"No upcoming events match; {hidden} past event(s) do. Pass include_past=true to see them."
     envelope = Output.build(items, limit=params.limit, entity="events", query=params.query, hint=hint)
-    _, age = synced_events.load()
     if age is None:
         envelope.add_note("Community events (CodeJams, Devtoberfest ...) appear after `sap-devs sync --only events`.")
     return envelope

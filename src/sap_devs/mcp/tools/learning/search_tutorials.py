@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from sap_devs.knowledge import tutorials
+from sap_devs.live.tutorials import index as tutorials
 from sap_devs.mcp.framework import SEARCH_LIMIT, Envelope, Tool, ToolContext, ToolInput, limit_field
 from sap_devs.mcp.tools._bounds import QUERY_MAX
 

@@ -6,7 +6,7 @@ from urllib.parse import urlsplit
 
 from pydantic import BaseModel, Field
 
-from sap_devs.knowledge import news_detail
+from sap_devs.live.news import detail as news_detail
 from sap_devs.mcp.framework import Annotations, Tool, ToolContext, ToolInput, ToolOutput
 from sap_devs.mcp.tools._bounds import URL_MAX
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from sap_devs.knowledge import news
+from sap_devs.live.news import episodes as news
 from sap_devs.mcp.framework import NEWS_LIMIT, Envelope, Tool, ToolContext, ToolInput, limit_field
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from sap_devs.knowledge import videos
+from sap_devs.live.videos import catalogue as videos
 from sap_devs.mcp.framework import SEARCH_LIMIT, Envelope, Tool, ToolContext, ToolInput, limit_field
 from sap_devs.mcp.tools._bounds import ID_MAX, QUERY_MAX
 

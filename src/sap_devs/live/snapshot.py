@@ -14,7 +14,7 @@ from sap_devs.core import cache, paths
 
 T = TypeVar("T")
 Origin = Literal["cache", "baseline"]
-DATA_DIR = paths.bundled_root() / "knowledge" / "data"
+DATA_DIR = paths.bundled_root() / "live" / "data"
 
 
 @dataclass(frozen=True)

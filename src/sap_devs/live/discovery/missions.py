@@ -7,7 +7,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from sap_devs.knowledge.snapshot import Snapshot, from_cache, parse_records
+from sap_devs.live.snapshot import Snapshot, from_cache, parse_records
 from sap_devs.search import Field, rank
 
 CACHE_NAME = "discovery/missions"

@@ -14,9 +14,9 @@ import datetime as dt
 from typing import Any
 
 from sap_devs.core.http import FetchError, Http, Policy
-from sap_devs.knowledge import released_apis
-from sap_devs.knowledge.released_apis import CLASSIFICATIONS, SECTIONS, ReleasedApiDataError
-from sap_devs.knowledge.sync import FetchContext, Source
+from sap_devs.live.released_apis import lists as released_apis
+from sap_devs.live.released_apis.lists import CLASSIFICATIONS, SECTIONS, ReleasedApiDataError
+from sap_devs.live.sync import FetchContext, Source
 
 BASES = {"github_raw": "https://raw.githubusercontent.com"}
 HOSTS = frozenset({"raw.githubusercontent.com"})

@@ -18,10 +18,10 @@ import re
 from typing import Any
 
 from sap_devs.core.http import FetchError, Http, Policy
-from sap_devs.knowledge.snapshot import bundled_json
-from sap_devs.knowledge.sync import FetchContext, Source
-from sap_devs.knowledge.tutorial_markdown import parse_tutorial
-from sap_devs.knowledge.tutorials import CACHE_NAME, LIVE_STATUSES, TTL, unlisted_status
+from sap_devs.live.snapshot import bundled_json
+from sap_devs.live.sync import FetchContext, Source
+from sap_devs.live.tutorials.index import CACHE_NAME, LIVE_STATUSES, TTL, unlisted_status
+from sap_devs.live.tutorials.markdown import parse_tutorial
 
 ORG = "sap-tutorials"
 BASES = {"github_api": "https://api.github.com", "github_raw": "https://raw.githubusercontent.com"}

@@ -12,8 +12,8 @@ from sap_devs.core.errors import SapDevsError
 from sap_devs.core.http import FetchError, Http, Policy
 from sap_devs.core.xml import parse_xml
 from sap_devs.knowledge.models import EventType
-from sap_devs.knowledge.sync import FetchContext, Source
-from sap_devs.knowledge.synced_events import CACHE_NAME, TTL
+from sap_devs.live.events.community import CACHE_NAME, TTL
+from sap_devs.live.sync import FetchContext, Source
 
 BASES = {"khoros": "https://groups.community.sap.com", "community": "https://community.sap.com"}
 HOSTS = frozenset({"groups.community.sap.com", "community.sap.com"})

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from sap_devs.core import cache
-from sap_devs.knowledge.snapshot import DATA_DIR
+from sap_devs.live.snapshot import DATA_DIR
 
 Target = Literal["cloud", "private", "btp"]
 TARGETS: tuple[Target, ...] = ("cloud", "private", "btp")

@@ -10,9 +10,9 @@ from typing import Any
 from sap_devs.core.errors import SapDevsError
 from sap_devs.core.http import Http, Policy
 from sap_devs.core.xml import parse_xml
-from sap_devs.knowledge.news import CACHE_NAME, TTL
-from sap_devs.knowledge.sync import FetchContext, Source
-from sap_devs.knowledge.youtube_feed import parse_feed
+from sap_devs.live.news.episodes import CACHE_NAME, TTL
+from sap_devs.live.sync import FetchContext, Source
+from sap_devs.live.youtube_feed import parse_feed
 
 PLAYLIST_ID = "PL6RpkC85SLQAVBSQXN9522_1jNvPavBgg"  # SAP Developer News on the SAP Developers channel
 BASES = {

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from sap_devs.core.http import FetchError, Http, Policy
-from sap_devs.knowledge.learning import CACHE_NAME, TTL
-from sap_devs.knowledge.sync import FetchContext, Source
+from sap_devs.live.learning.journeys import CACHE_NAME, TTL
+from sap_devs.live.sync import FetchContext, Source
 
 BASES = {"learning": "https://learning.sap.com"}
 JOURNEY_PREFIX = "https://learning.sap.com/learning-journeys/"

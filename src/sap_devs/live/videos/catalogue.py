@@ -8,7 +8,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from sap_devs.knowledge.snapshot import Snapshot, bundled_json, from_cache_or_baseline, parse_records
+from sap_devs.live.snapshot import Snapshot, bundled_json, from_cache_or_baseline, parse_records
 from sap_devs.search import Field, rank
 
 CACHE_NAME = "videos/index"

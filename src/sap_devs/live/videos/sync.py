@@ -6,9 +6,9 @@ from typing import Any
 
 from sap_devs.core.errors import SapDevsError
 from sap_devs.core.http import FetchError, Http, Policy
-from sap_devs.knowledge.sync import FetchContext, Source
-from sap_devs.knowledge.videos import CACHE_NAME, TTL
-from sap_devs.knowledge.youtube_feed import parse_feed
+from sap_devs.live.sync import FetchContext, Source
+from sap_devs.live.videos.catalogue import CACHE_NAME, TTL
+from sap_devs.live.youtube_feed import parse_feed
 
 BASES = {"youtube": "https://www.youtube.com"}
 DESCRIPTION_LIMIT = 600

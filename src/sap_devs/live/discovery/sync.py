@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from sap_devs.core.http import FetchError, Http, Policy
-from sap_devs.knowledge import missions, services
-from sap_devs.knowledge.discovery_center import BASES, HOSTS, call_function, flatten_catalogue
-from sap_devs.knowledge.sync import FetchContext, Source
+from sap_devs.live.discovery import missions, services
+from sap_devs.live.discovery.client import BASES, HOSTS, call_function, flatten_catalogue
+from sap_devs.live.sync import FetchContext, Source
 
 SERVICE_FIELDS = "Id,Name,ShortName,Category,ShortDescription,LicenseModelType,IsDeprecatedService"
 

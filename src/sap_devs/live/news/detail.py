@@ -16,8 +16,8 @@ from urllib.parse import urlsplit, urlunsplit
 
 from sap_devs.core import cache
 from sap_devs.core.errors import SapDevsError
-from sap_devs.knowledge import news
-from sap_devs.knowledge.html_blocks import Block, parse_html, youtube_url
+from sap_devs.live.news import episodes as news
+from sap_devs.live.news.html_blocks import Block, parse_html, youtube_url
 
 log = logging.getLogger(__name__)
 

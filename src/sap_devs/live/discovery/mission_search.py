@@ -9,7 +9,7 @@ from typing import Any
 
 from sap_devs.core import cache
 from sap_devs.core.errors import SapDevsError
-from sap_devs.knowledge.discovery_center import BASES, HOSTS, call_function, normalise_mission
+from sap_devs.live.discovery.client import BASES, HOSTS, call_function, normalise_mission
 
 BUDGET = 15.0  # seconds for the whole live search, CSRF token included
 TTL = dt.timedelta(hours=1)

@@ -1,0 +1,1 @@
+"""Community events fetched by sync (Khoros boards, RSS feeds): reading them back (community), sync."""

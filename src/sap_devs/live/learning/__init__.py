@@ -1,0 +1,1 @@
+"""learning.sap.com learning journeys: the synced catalogue and its search (journeys), sync."""

@@ -1,0 +1,1 @@
+"""developers.sap.com tutorials: the index and its search (index), tutorial markdown (markdown), sync."""

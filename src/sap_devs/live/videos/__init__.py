@@ -1,0 +1,1 @@
+"""SAP developer videos from the packs' YouTube sources: the catalogue and its search, sync."""
