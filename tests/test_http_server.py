@@ -524,3 +524,13 @@ def test_shutdown_finishes_the_calls_in_flight(tmp_path: Path, monkeypatch: pyte
     sock.close()
     assert answers and answers[0].status_code == 200
     assert json.loads(answers[0].text)["result"]["isError"] is False
+
+
+def test_no_standalone_stream_so_held_gets_cannot_exhaust_the_limit(tmp_path: Path) -> None:
+    server, ctx = _server(tmp_path)
+    with sap_devs_http(server, HttpSettings(max_concurrent=2), ctx) as base:
+        for _ in range(5):  # a stream held open per GET used to take a slot each, until every POST got 429
+            get = httpx.get(base + "/mcp", headers={"accept": "text/event-stream"}, timeout=5)
+            assert get.status_code == 405 and get.headers["allow"] == "POST"
+        assert httpx.delete(base + "/mcp", timeout=5).status_code == 405
+        assert httpx.post(base + "/mcp", json=INIT, headers=MCP_HEADERS).status_code == 200

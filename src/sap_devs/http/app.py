@@ -245,6 +245,25 @@ class ConcurrencyLimit:
                 del self.active[who]
 
 
+class NoStandaloneStream:
+    """GET /mcp is 405, as the transport allows for a server without server-initiated messages.
+
+    Stateless, every request is answered on its own response, so a standalone GET stream would
+    never carry anything; the SDK would still hold it open, and each one held a slot of the
+    caller's concurrency limit until every request of a team sharing one key got 429 (the MCP
+    conformance suite found it). DELETE ends a session, and there are none."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope["method"] in ("GET", "DELETE"):
+            message = "This server is stateless: POST JSON-RPC requests; there is no stream or session to open or end."
+            await _plain(405, message, {"Allow": "POST"})(scope, receive, send)
+            return
+        await self.app(scope, receive, send)
+
+
 _REQUEST_ID = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
 access_log = logging.getLogger("sap_devs.http.access")
 
@@ -368,8 +387,8 @@ def build_app(server: Any, settings: HttpSettings, *, ctx: Any = None) -> Starle
 
     adt_config = getattr(ctx, "adt_config", None)
     per_request = adt_config is not None and adt_config.credentials_per_request
-    mcp_app: ASGIApp = ConcurrencyLimit(
-        AbapCredentials(StreamableHTTPASGIApp(manager), enabled=per_request), settings.max_concurrent
+    mcp_app: ASGIApp = NoStandaloneStream(
+        ConcurrencyLimit(AbapCredentials(StreamableHTTPASGIApp(manager), enabled=per_request), settings.max_concurrent)
     )
     keys = KeyStore(settings.api_keys) if settings.api_keys is not None else None
     oidc = OidcVerifier(settings.oidc) if settings.oidc is not None else None
