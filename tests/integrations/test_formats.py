@@ -79,6 +79,75 @@ def test_yaml_edits_keep_comments() -> None:
     assert yaml.safe_load(emptied) == {"mcpServers": []}
 
 
-def test_yaml_flow_style_is_rewritten_and_says_so() -> None:
-    new, rewritten = yaml_edit.set_entry('{"mcpServers": [{"name": "a"}]}', "mcpServers", "s", {"name": "s"})
+# Continue config.yaml shapes with the server list in brackets, as users write them or as a tool
+# that emits JSON leaves them (comments and `${{ secrets.X }}` references included).
+FLOW_CONFIGS = {
+    "one line": "# mine\nname: Mine  # picker\nversion: 1.0.0\nschema: v1\n"
+    "mcpServers: [{name: other, command: npx, args: [-y, x]}]  # servers\n# end\n",
+    "one per line, trailing comma": "name: Mine\nversion: 1.0.0\nschema: v1\n# my servers\nmcpServers: [\n"
+    "  # docs\n  {name: other, command: x, env: {KEY: '${{ secrets.KEY }}'}},  # keep\n]\nrules:\n  - Be brief  # style\n",
+    "one per line": "name: Mine\r\nversion: 1.0.0\r\nschema: v1\r\nmcpServers: [\r\n  {name: a, command: x},\r\n"
+    "  {name: b, command: y}  # last\r\n]\r\n",
+    "empty": "name: Mine  # my config\nversion: 1.0.0\nschema: v1\nmcpServers: []  # none yet\n",
+    "empty, open": "name: Mine\nversion: 1.0.0\nschema: v1\nmcpServers: [  # none yet\n]\n",
+    "JSON": '{\n  "name": "Mine",\n  "version": "1.0.0",\n  "schema": "v1",\n  "mcpServers": [\n'
+    '    {"name": "a", "command": "x"}\n  ]\n}\n',
+    "JSON without the list": '{"name": "Mine", "version": "1.0.0", "schema": "v1"}',
+}
+ENTRY = {"name": "sap-devs", "type": "stdio", "command": "/opt/sap devs/bin/sap-devs", "args": ["mcp", "serve"]}
+
+
+def _comments(text: str) -> list[str]:
+    return [line[line.index("#") :] for line in text.splitlines() if "#" in line]
+
+
+@pytest.mark.parametrize("text", FLOW_CONFIGS.values(), ids=FLOW_CONFIGS.keys())
+def test_yaml_flow_lists_keep_comments_and_come_back_byte_for_byte(text: str) -> None:
+    added, rewritten = yaml_edit.set_entry(text, "mcpServers", "sap-devs", ENTRY)
+    assert not rewritten and _comments(added) == _comments(text)
+    before, after = yaml.safe_load(text), yaml.safe_load(added)
+    assert after["mcpServers"] == [*(before.get("mcpServers") or []), ENTRY]
+    assert {k: v for k, v in after.items() if k != "mcpServers"} == {
+        k: v for k, v in before.items() if k != "mcpServers"
+    }
+    updated, _ = yaml_edit.set_entry(added, "mcpServers", "sap-devs", {**ENTRY, "args": ["mcp", "serve", "-p", "x"]})
+    assert yaml.safe_load(updated)["mcpServers"][-1]["args"][-1] == "x" and _comments(updated) == _comments(text)
+    removed, rewritten = yaml_edit.remove_entry(updated, "mcpServers", "sap-devs")
+    assert not rewritten
+    if "mcpServers" in text:
+        assert removed == text
+    else:  # the list sap-devs added stays, empty (mcp uninstall restores the file from its record)
+        assert yaml.safe_load(removed) == {**before, "mcpServers": []} and removed.startswith(text[:-1])
+
+
+def test_yaml_flow_duplicates_collapse_and_removal_takes_every_copy() -> None:
+    text = "mcpServers: [{name: sap-devs, command: old}, {name: a}, {name: sap-devs, command: dup}]  # x\n"
+    new, _ = yaml_edit.set_entry(text, "mcpServers", "sap-devs", ENTRY)
+    assert yaml.safe_load(new) == {"mcpServers": [ENTRY, {"name": "a"}]} and new.endswith("  # x\n")
+    assert yaml_edit.remove_entry(text, "mcpServers", "sap-devs") == ("mcpServers: [{name: a}]  # x\n", False)
+
+
+def test_yaml_required_keys_go_into_a_flow_document() -> None:
+    text = '{"mcpServers": []}  # generated\n'
+    keys = yaml_edit.missing_keys(text, {"name": "Local config", "version": "1.0.0", "schema": "v1"})
+    new = yaml_edit.add_keys(text, keys)
+    assert yaml.safe_load(new) == {"mcpServers": [], "name": "Local config", "version": "1.0.0", "schema": "v1"}
+    assert new.endswith("}  # generated\n")
+
+
+def test_yaml_a_key_without_value_gets_the_list_below_it() -> None:
+    text = "# mine\nmcpServers:  # none yet\nother: 1\n"
+    new, rewritten = yaml_edit.set_entry(text, "mcpServers", "sap-devs", ENTRY)
+    assert not rewritten and new.startswith("# mine\nmcpServers:  # none yet\n  - name: sap-devs\n")
+    assert yaml.safe_load(new) == {"mcpServers": [ENTRY], "other": 1}
+
+
+def test_yaml_shapes_neither_editor_knows_are_rewritten_and_say_so() -> None:
+    new, rewritten = yaml_edit.set_entry("mcpServers: [name: a]\n", "mcpServers", "s", {"name": "s"})
     assert rewritten and yaml.safe_load(new) == {"mcpServers": [{"name": "a"}, {"name": "s"}]}
+
+
+def test_toml_uninstall_keeps_the_blank_lines_the_user_had() -> None:
+    text = 'model = "o3"\n\n\n[mcp_servers.other]\ncommand = "x"\n\n'
+    added = toml_edit.set_table(text, "mcp_servers", "sap-devs", {"command": "c"})
+    assert toml_edit.remove_table(added, "mcp_servers", "sap-devs") == text

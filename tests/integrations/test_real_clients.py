@@ -23,6 +23,9 @@ import sys
 import threading
 import time
 import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -248,3 +251,69 @@ def test_continue(world: World) -> None:
     world.sap_devs("mcp", "uninstall", "-c", "continue")
     assert not (world.home / ".continue" / "config.yaml").exists()  # sap-devs created it
     assert snapshot(world.project) == project_before
+
+
+@contextmanager
+def fake_model() -> Iterator[tuple[str, list[dict[str, Any]]]]:
+    """An OpenAI-compatible chat endpoint on 127.0.0.1 that answers "pong" and keeps each request,
+    so a client can run a whole turn (MCP servers started, their tools offered) without a real model."""
+    received: list[dict[str, Any]] = []
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            body = json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)) or b"{}")
+            received.append(body)
+            chunk = {"id": "c", "object": "chat.completion.chunk", "created": 0, "model": "fake-model"}
+            if body.get("stream"):
+                events = [
+                    {**chunk, "choices": [{"index": 0, "delta": {"role": "assistant", "content": "pong"}}]},
+                    {**chunk, "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]},
+                ]
+                data = b"".join(b"data: " + json.dumps(e).encode() + b"\n\n" for e in events) + b"data: [DONE]\n\n"
+                kind = "text/event-stream"
+            else:
+                message = {"role": "assistant", "content": "pong"}
+                reply = {**chunk, "object": "chat.completion", "choices": [{"index": 0, "message": message}]}
+                data, kind = json.dumps(reply).encode(), "application/json"
+            self.send_response(200)
+            self.send_header("Content-Type", kind)
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}", received
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(10)
+
+
+def test_continue_uses_sap_devs_from_a_commented_flow_style_config(world: World) -> None:
+    """A config.yaml with the server list in brackets keeps its comments, `cn` starts sap-devs from it
+    and offers its tools to the model, and uninstall gives the file back byte for byte."""
+    config = world.home / ".continue" / "config.yaml"
+    config.parent.mkdir()
+    with fake_model() as (url, requests):
+        original = (
+            "# my Continue setup\nname: Mine  # shown in the picker\nversion: 1.0.0\nschema: v1\n"
+            f'models: [{{name: Local, provider: openai, model: fake-model, apiBase: "{url}/v1/", apiKey: sk-x, '
+            "roles: [chat]}]\nmcpServers: [  # none of mine yet\n]\n"
+        )
+        config.write_text(original, encoding="utf-8")
+        world.sap_devs("mcp", "install", "-c", "continue")
+        text = config.read_text(encoding="utf-8")
+        assert text.startswith(original.removesuffix("]\n")) and "{name: sap-devs," in text, text
+        # cn refuses to run a turn when any MCP server fails to load ("MCP server(s) failed to load").
+        out = world.client("cn", "-p", "hi", until="pong", drop=("ANTHROPIC_API_KEY", "OPENAI_API_KEY"))
+        assert "pong" in out and "failed to load" not in out, out
+        offered = {tool["function"]["name"] for body in requests for tool in body.get("tools", [])}
+        assert {"search_docs", "get_context", "check_project"} <= offered, offered
+    world.sap_devs("mcp", "uninstall", "-c", "continue")
+    assert config.read_text(encoding="utf-8") == original

@@ -111,3 +111,25 @@ def test_backups_are_private_and_few(home: Path, project: Path) -> None:
     assert len(kept) == state.KEEP_BACKUPS and all(p.stat().st_mode & 0o777 == 0o600 for p in kept)
     assert (folder / "PATH").read_text(encoding="utf-8").strip() == str(t.path)
     assert not list(t.path.parent.glob("*.bak"))
+
+
+def test_continue_flow_style_config_keeps_its_comments_through_install_and_an_edited_uninstall(
+    home: Path, project: Path
+) -> None:
+    """The README promises comments stay: a bracketed mcpServers list is edited in place, not re-serialised."""
+    t = _t("continue", "user", home, project)
+    t.path.parent.mkdir(parents=True)
+    original = (
+        "# my Continue setup\nname: Mine  # shown in the picker\nversion: 1.0.0\nschema: v1\n"
+        "mcpServers: [\n  # docs server\n  {name: other, command: x},  # keep\n]\n"
+    )
+    t.path.write_text(original, encoding="utf-8")
+    installed = install(t, SPEC)
+    assert installed.status == "installed" and installed.message == ""  # no "comments could not be kept"
+    text = t.path.read_text(encoding="utf-8")
+    assert text.startswith(original.split("]")[0]) and "# keep" in text and "# shown in the picker" in text
+    # The user changes the file afterwards: uninstall edits it instead of restoring the old content.
+    t.path.write_text(text.replace("version: 1.0.0", "version: 1.0.1"), encoding="utf-8")
+    removed = uninstall(t, "sap-devs")
+    assert removed.status == "removed" and removed.message == ""
+    assert t.path.read_text(encoding="utf-8") == original.replace("version: 1.0.0", "version: 1.0.1")

@@ -208,8 +208,13 @@ def remove_table(text: str, container: str, name: str) -> str:
         return text
     for start, end in reversed(blocks):
         del lines[start:end]
-        # Drop one blank line left behind so repeated install/uninstall does not grow the file.
-        if start < len(lines) and not lines[start].strip() and (start == 0 or not lines[start - 1].strip()):
+        # Drop the one blank line ``set_table`` puts above a table it appends (or one of two left
+        # around a table taken from the middle), so install then uninstall gives the text back.
+        if start == len(lines) and start > 0 and not lines[start - 1].strip():
+            del lines[start - 1]
+        elif start < len(lines) and not lines[start].strip() and (start == 0 or not lines[start - 1].strip()):
             del lines[start]
     result = "".join(lines)
-    return result.rstrip("\r\n") + _newline(text) if result.strip() else ""
+    if not result.strip():
+        return ""
+    return result if result.endswith("\n") else result + _newline(text)

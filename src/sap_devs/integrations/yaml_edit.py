@@ -2,9 +2,11 @@
 
 PyYAML can only re-dump a whole document, which drops every comment. Its node tree, however,
 records where each node starts and ends in the text, so for the usual block-style list we
-replace, insert or delete only the lines of the one ``- name: <id>`` item. Flow-style lists
-(``[...]``) or a JSON-looking file are rewritten as a whole; the caller learns that comments could
-not be kept there.
+replace, insert or delete only the lines of the one ``- name: <id>`` item, and for a flow-style
+list (``[...]``, or a JSON-looking file) only the one ``{name: <id>, ...}`` item (``yaml_flow``).
+ruamel.yaml was measured on the same files and re-indents, moves comments and mixes line endings
+across the whole document, so it is not used. Only shapes neither editor recognises (``- - x``,
+``[name: a]``) are rewritten as a whole; the caller learns that comments could not be kept there.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from typing import Any
 import yaml
 
 from sap_devs.core import safe_yaml
+from sap_devs.integrations import yaml_flow
 
 
 class YamlError(ValueError):
@@ -146,6 +149,38 @@ def _rewrite(data: Any, key: str, name: str, entry: dict[str, Any] | None, heade
     return dump(data)
 
 
+def _as_json(node: yaml.Node) -> bool:
+    """Whether a flow collection is written as JSON (its first key double-quoted): new entries match."""
+    while isinstance(node, yaml.SequenceNode) and node.value:
+        node = node.value[0]
+    if isinstance(node, yaml.MappingNode) and node.value:
+        return node.value[0][0].style == '"'
+    return False
+
+
+def _flow_set(text: str, seq: yaml.SequenceNode, name: str, entry: dict[str, Any], as_json: bool) -> str:
+    items = list(seq.value)
+    rendered = yaml_flow.render(entry, as_json)
+    matches = [n for n, item in enumerate(items) if _item_name(item) == name]
+    if not matches:
+        return yaml_flow.append(text, seq, items[-1] if items else None, rendered)
+    for index in reversed(matches[1:]):  # from the end: earlier items keep their offsets
+        text = yaml_flow.remove(text, items, index)
+    return yaml_flow.replace(text, items[matches[0]], rendered)
+
+
+def _fill_null(text: str, key: yaml.Node, value: yaml.Node, entry: dict[str, Any], nl: str) -> str:
+    """``key:`` with no value (or ``~``, ``null``): the list goes on the lines below, indented under it."""
+    start = value.start_mark.index
+    while start > key.end_mark.index and text[start - 1] in " \t":
+        start -= 1
+    text = text[:start] + text[value.end_mark.index :]
+    line_end = text.find("\n", key.end_mark.index)
+    at = len(text) if line_end < 0 else line_end + 1
+    prefix = nl if line_end < 0 else ""
+    return text[:at] + prefix + _render_item(entry, key.start_mark.column + 2, nl) + text[at:]
+
+
 def set_entry(
     text: str, key: str, name: str, entry: dict[str, Any], *, header: dict[str, Any] | None = None
 ) -> tuple[str, bool]:
@@ -153,7 +188,7 @@ def set_entry(
 
     Returns the new text and whether the whole file had to be rewritten (comments lost).
     ``header`` holds the top-level keys the client requires: a file created from nothing starts with
-    them, and a rewritten one gets those it lacks (the caller adds them to a block-style file).
+    them, and a rewritten one gets those it lacks (the caller adds them to an edited file).
     """
     nl = _newline(text)
     root = _compose(text)
@@ -165,13 +200,19 @@ def set_entry(
     found = _find(root, key)
     if found is None:
         if root.flow_style:
-            return _rewrite(loads(text), key, name, entry, header), True
+            if not yaml_flow.bracketed(text, root, "{", "}"):
+                return _rewrite(loads(text), key, name, entry, header), True
+            as_json = _as_json(root)
+            rendered = f"{yaml_flow.render_key(key, as_json)}: [{yaml_flow.render(entry, as_json)}]"
+            return yaml_flow.append(text, root, root.value[-1][1] if root.value else None, rendered), False
         indent = " " * root.start_mark.column
         block = "".join(indent + line + nl for line in dump({key: [entry]}).splitlines())
         return _ensure_newline(text, nl) + block, False
-    _, value = found
+    key_node, value = found
     if isinstance(value, yaml.MappingNode) or (isinstance(value, yaml.ScalarNode) and not value.tag.endswith(":null")):
         raise EditError(f"'{key}' must be a list of servers (- name: ...), not a {value.id}")
+    if isinstance(value, yaml.SequenceNode) and value.flow_style and yaml_flow.editable(text, value):
+        return _flow_set(text, value, name, entry, _as_json(value) or _as_json(root)), False
     if isinstance(value, yaml.SequenceNode) and not value.flow_style and value.value:
         spans = [_item_span(text, item) for item in value.value]
         if all(spans):
@@ -188,24 +229,35 @@ def set_entry(
             for start, end, new in sorted(edits, reverse=True):
                 text = text[:start] + new + text[end:]
             return text, False
+    if isinstance(value, yaml.ScalarNode) and not root.flow_style:
+        return _fill_null(text, key_node, value, entry, nl), False
     return _rewrite(loads(text), key, name, entry, header), True
 
 
 def missing_keys(text: str, header: dict[str, Any]) -> dict[str, Any]:
-    """The ``header`` keys a block-mapping document lacks (empty for other documents)."""
+    """The ``header`` keys a top-level mapping lacks (empty for other documents)."""
     root = _compose(text)
-    if not isinstance(root, yaml.MappingNode) or root.flow_style:
+    if not isinstance(root, yaml.MappingNode):
         return {}
     present = {k.value for k, _ in root.value if isinstance(k, yaml.ScalarNode)}
     return {k: v for k, v in header.items() if k not in present}
 
 
 def add_keys(text: str, keys: dict[str, Any]) -> str:
-    """Insert top-level ``keys`` before the document's first key (after a ``---`` line), as lines of their own."""
+    """Insert top-level ``keys``: as lines of their own before the document's first key (after a
+    ``---`` line) in a block mapping, after the last key in a flow one."""
     if not keys:
         return text
     root = _compose(text)
-    if not isinstance(root, yaml.MappingNode) or root.flow_style or root.start_mark.column != 0:
+    if not isinstance(root, yaml.MappingNode):
+        raise EditError("the top level is not a mapping")
+    if root.flow_style:
+        if not yaml_flow.bracketed(text, root, "{", "}"):
+            raise EditError("the top level is not a mapping in braces")
+        as_json = _as_json(root)
+        pairs = [f"{yaml_flow.render_key(k, as_json)}: {yaml_flow.render(v, as_json)}" for k, v in keys.items()]
+        return yaml_flow.append(text, root, root.value[-1][1] if root.value else None, ", ".join(pairs))
+    if root.start_mark.column != 0:
         raise EditError("the top level is not a block mapping")
     nl = _newline(text)
     at = text.rfind("\n", 0, root.start_mark.index) + 1
@@ -226,8 +278,15 @@ def remove_entry(text: str, key: str, name: str) -> tuple[str, bool]:
     names = [_item_name(item) for item in value.value]
     if name not in names:
         return text, False
+    if value.flow_style:
+        if not yaml_flow.editable(text, value):
+            return _rewrite(loads(text), key, name, None), True
+        items = list(value.value)
+        for index in reversed([n for n, item_name in enumerate(names) if item_name == name]):
+            text = yaml_flow.remove(text, items, index)
+        return text, False
     spans = [_item_span(text, item) for item in value.value]
-    if value.flow_style or not all(spans):
+    if not all(spans):
         return _rewrite(loads(text), key, name, None), True
     if all(n == name for n in names):
         # Nothing left: write an explicit empty list rather than a null value.
