@@ -23,6 +23,12 @@ EXPECTED_WARNINGS: dict[str, list[str]] = {
         "package.json depends on the database driver 'sqlite3' directly, the legacy database service",
         "package.json, router/package.json: @sap/approuter '^20.5.0' is out of maintenance",
     ],
+    # the same project from the repository root: the CAP project in code/, its MTA in deploy/cf/
+    "btp-cap-multitenant-saas-cf": [
+        "@sap/cds 8.9.4 is out of maintenance",
+        "code/package.json depends on the database driver 'sqlite3' directly, the legacy database service",
+        "code/package.json, code/router/package.json: @sap/approuter '^20.5.0' is out of maintenance",
+    ],
     "fiori-tools-cap-hybrid": [
         "@sap/cds 6 is out of maintenance",
         "localrouter/package.json: @sap/approuter '^14.0.0' is out of maintenance",
@@ -41,6 +47,7 @@ EXPECTED_TYPES: dict[str, list[str]] = {
     "cloud-cap-samples": ["CAP (Node.js)", "MTA", "SAPUI5 / Fiori"],  # CAP projects in npm workspaces
     "fiori-tools-v4-travel": ["SAPUI5 / Fiori"],
     "btp-cap-multitenant-saas-kyma": ["CAP (Node.js)", "App router", "Kyma / Helm", "SAPUI5 / Fiori"],
+    "btp-cap-multitenant-saas-cf": ["CAP (Node.js)", "MTA", "App router", "SAPUI5 / Fiori"],  # mta.yaml in deploy/cf
 }
 
 

@@ -234,6 +234,18 @@ def test_each_mta_of_a_repository_with_several_projects_is_checked(tmp_path: Pat
     assert by_file["salesorder/mta.yaml"].message == "salesorder/mta.yaml has no '_schema-version'."
 
 
+def test_module_paths_made_by_the_npm_script_a_build_step_runs(tmp_path: Path, baseline: Baseline) -> None:
+    """btp-cap-multitenant-saas keeps its MTA in deploy/cf; its before-all step runs 'npm run build', a
+    script of deploy/cf/package.json that runs 'cds build' in ../../code, which creates the modules'
+    ../../code/gen/... paths."""
+    root = copy("btp-cap-multitenant-saas-cf", tmp_path / "saas")
+    assert not matching(root, baseline, "which does not exist")
+    edit_text(root / "deploy" / "cf" / "package.json", "npx -p @sap/cds-dk@8 cds build --profile production", "echo")
+    errors = matching(root, baseline, "which does not exist")
+    assert {f.file for f in errors} == {"deploy/cf/mta.yaml"} and len(errors) == 3
+    assert all(f.severity == "error" and "'../../code/gen/" in f.message and f.line for f in errors)
+
+
 def test_mta_files_in_test_data_or_too_deep_are_not_projects(tmp_path: Path, baseline: Baseline) -> None:
     root = tmp_path / "repo"
     broken = "ID: x\nmodules:\n  - name: m\n    path: nowhere\n"

@@ -702,6 +702,25 @@ def _mta_commands(data: dict[str, Any]) -> list[str]:
     return commands
 
 
+_NPM_RUN = re.compile(r"\b(?:npm\s+run(?:-script)?|yarn(?:\s+run)?|pnpm(?:\s+run)?)\s+([\w:.-]{1,100})")
+_MAX_COMMANDS = 100
+
+
+def _with_scripts(commands: list[str], pkg: dict[str, Any] | None) -> list[str]:
+    """The build commands as they run: 'npm run build' in a build step runs the 'build' script of the
+    package.json beside mta.yaml (which may call further scripts)."""
+    scripts = pkg.get("scripts") if isinstance(pkg, dict) and isinstance(pkg.get("scripts"), dict) else {}
+    out = list(commands[:_MAX_COMMANDS])
+    index = 0
+    while index < len(out) and len(out) < _MAX_COMMANDS:
+        for name in _NPM_RUN.findall(out[index][:2000]):
+            script = scripts.get(name)
+            if isinstance(script, str) and script[:2000] not in out:
+                out.append(script[:2000])
+        index += 1
+    return out
+
+
 def _build_target(root: Path, reader: _Reader, pkg: dict[str, Any] | None) -> str:
     """Where 'cds build' writes (cds.build.target in package.json or .cdsrc.json; 'gen' by default)."""
     for source in (pkg, reader.json(root / ".cdsrc.json") if reader.is_file(root / ".cdsrc.json") else None):
@@ -796,7 +815,7 @@ def _mta_findings(root: Path, reader: _Reader, pkg: dict[str, Any] | None) -> li
                     file=name,
                 )
             )
-    commands = _mta_commands(data)
+    commands = _with_scripts(_mta_commands(data), pkg)
     target = _build_target(root, reader, pkg)
     for module in _as_list(data.get("modules")):
         if len(out) >= reader.limits.max_findings or not reader.check():
