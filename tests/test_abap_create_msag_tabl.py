@@ -119,11 +119,20 @@ async def test_message_locks_are_given_back_when_the_class_lock_fails(adt, tmp_p
     await ok(ctx, "create_message_class", name="ZSALES_MSG", package="$TMP", description="Sales")
     adt.locked_by_other.add(MSAG_URI)
     with pytest.raises(Exception, match="currently being edited by OTHERUSER"):
-        await write_messages(
-            ctx.adt(), ctx.policy(), "ZSALES_MSG", [MessageText("001", "x")], description="Sales", uri=MSAG_URI
-        )
+        await write_messages(ctx.adt(), ctx.policy(), "ZSALES_MSG", [MessageText("001", "x")])
     assert adt.message_locks == {} and any(r.query.get("_action") == ["UNLOCK_ALL"] for r in adt.requests)
     assert not [r for r in adt.requests if r.method == "PUT"]
+
+
+async def test_a_class_created_but_not_filled_says_so(adt, tmp_path) -> None:
+    adt.locked_by_other.add(MSAG_URI)  # someone opens the new class before its messages are written
+    ctx = context(adt, tmp_path, writes=True)
+    outcome = await call(
+        ctx, "create_message_class", name="ZSALES_MSG", package="$TMP", description="Sales", messages=MESSAGES
+    )
+    assert outcome.is_error and "ZSALES_MSG was created in $TMP, but its messages were not written" in outcome.text
+    assert "OTHERUSER" in outcome.text and MSAG_URI in adt.objects
+    assert adt.message_locks == {} and not [r for r in adt.requests if r.method == "PUT"]
 
 
 async def test_a_message_class_moved_out_of_the_allowed_packages_meanwhile_is_not_written(adt, tmp_path) -> None:
@@ -133,9 +142,7 @@ async def test_a_message_class_moved_out_of_the_allowed_packages_meanwhile_is_no
     await ok(ctx, "create_message_class", name="ZSALES_MSG", package="$TMP", description="Sales")
     adt.moves_at_lock[MSAG_URI] = "SAP_BASIS"
     with pytest.raises(Exception, match="Refused after locking ZSALES_MSG"):
-        await write_messages(
-            ctx.adt(), ctx.policy(), "ZSALES_MSG", [MessageText("001", "x")], description="Sales", uri=MSAG_URI
-        )
+        await write_messages(ctx.adt(), ctx.policy(), "ZSALES_MSG", [MessageText("001", "x")])
     assert adt.locks == {} and adt.message_locks == {} and not [r for r in adt.requests if r.method == "PUT"]
 
 

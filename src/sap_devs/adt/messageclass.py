@@ -91,12 +91,17 @@ async def create_message_class(
         accept=MSAG_TYPE,
         body=_document(upper, description, pkg, []),
     )
-    uri = object_uri("message_class", upper)
-    report = WriteReport(upper, uri, pkg, transport, 0, len(messages), unlocked=True)
+    report = WriteReport(upper, object_uri("message_class", upper), pkg, transport, 0, len(messages), unlocked=True)
     if messages:
-        report.unlocked = await write_messages(
-            client, policy, upper, messages, description=description, uri=uri, transport=transport
-        )
+        try:
+            report.unlocked = await write_messages(client, policy, upper, messages, transport=transport)
+        except AdtError as exc:
+            raise AdtError(
+                f"{upper} was created in {pkg}, but its messages were not written: {exc.message}",
+                type_id=exc.type_id,
+                status=exc.status,
+                hint=exc.hint or "Check the message class in ADT or SE91 and add the messages there.",
+            ) from None
     return report
 
 
@@ -106,11 +111,10 @@ async def write_messages(
     name: str,
     messages: list[MessageText],
     *,
-    description: str,
-    uri: str,
     transport: str | None = None,
 ) -> bool:
-    """Write the messages into the class; True when every lock was given back."""
+    """Write the messages into an existing class; True when every lock was given back."""
+    uri = object_uri("message_class", name)
     info = await read_info(client, "message_class", name)
     checked = allowed_package(policy, info, transport)
     locked: list[tuple[MessageText, str]] = []
@@ -129,7 +133,7 @@ async def write_messages(
             async with holding_lock(
                 client, policy, info, checked, kind="message_class", uri=uri, transport=transport, lock_params=last
             ) as held:
-                body = _document(name, description, held.package, locked)
+                body = _document(info.name, info.description or "", held.package, locked)
                 await client.request(
                     "PUT", uri, params=held.params, content_type=MSAG_TYPE, body=body, accept=MSAG_TYPE
                 )
