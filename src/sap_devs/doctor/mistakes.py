@@ -328,6 +328,7 @@ def approuter_findings(root: Path, reader: _Reader, det: Detection) -> list[Find
         if config is None:
             continue
         text = reader.text(path)
+        none_line = _line_of(text, '"none"')  # once: a file of thousands of routes is split once
         for route in _as_list(config.get("routes")):
             if not isinstance(route, dict) or route.get("authenticationType") != "none":
                 continue
@@ -348,7 +349,7 @@ def approuter_findings(root: Path, reader: _Reader, det: Detection) -> list[Find
                     fix='Use "authenticationType": "xsuaa" (or "ias") for routes to a backend; keep "none" for '
                     "public static content only.",
                     file=reader.rel(path),
-                    line=_line_of(text, '"none"'),
+                    line=none_line,
                 )
             )
     return out
@@ -425,7 +426,7 @@ def ui5_findings(root: Path, reader: _Reader, det: Detection) -> list[Finding]:
         names = {*deps_, *dev}
         typescript = "typescript" in names or reader.is_file(app_root / "tsconfig.json")
         transpiled = any(n.startswith("ui5-tooling-transpile") or n == "typescript" for n in names)
-        if typescript and transpiled and not any(t in names for t in _UI5_TYPES):
+        if typescript and transpiled and not any(t in names for t in _UI5_TYPES) and _imports_ui5(app_root, reader):
             out.append(
                 Finding(
                     "ui5",
@@ -438,6 +439,37 @@ def ui5_findings(root: Path, reader: _Reader, det: Detection) -> list[Finding]:
                 )
             )
     return out
+
+
+_UI5_IMPORT = re.compile(r"""(from\s*|import\s*\(\s*|require\s*\(\s*)["']sap/""")
+_MAX_SOURCES = 50
+
+
+def _imports_ui5(app_root: Path, reader: _Reader) -> bool:
+    """Does the app's TypeScript import UI5 modules ('sap/...')? A first tutorial step whose index.ts
+    only calls alert() needs no UI5 types. True when unsure (unreadable, or a budget ran out)."""
+    import itertools
+    import os
+
+    queue, read = [app_root / "webapp"], 0
+    while queue and read < _MAX_SOURCES:
+        if not reader.check():
+            return True
+        folder = queue.pop()
+        try:
+            with os.scandir(folder) as listing:
+                entries = sorted(itertools.islice(listing, 500), key=lambda e: e.name)
+        except OSError:
+            return True
+        for entry in entries:
+            if entry.is_dir(follow_symlinks=False) and not entry.name.startswith(".") and len(queue) < 50:
+                queue.append(Path(entry.path))
+            elif entry.name.endswith(".ts") and read < _MAX_SOURCES:
+                read += 1
+                text = reader.text(Path(entry.path))
+                if text is None or _UI5_IMPORT.search(text[:200_000]):
+                    return True
+    return read >= _MAX_SOURCES  # more sources than looked at: assume they do
 
 
 # --- ABAP (abapGit) -------------------------------------------------------------------------------
