@@ -193,10 +193,13 @@ def test_manifest_id_not_matching_the_typescript_namespace(tmp_path: Path, basel
     assert not matching(root, baseline, "sap.app.id")
     edit_text(root / "webapp" / "manifest.json", '"id": "travel"', '"id": "travelapp"')
     finding = only(root, baseline, "sap.app.id")
-    assert finding.severity == "error" and finding.file == "webapp/Component.ts"
+    assert finding.severity == "warning" and finding.file == "webapp/Component.ts"
     assert finding.line == line_of(root / "webapp" / "Component.ts", "@namespace travel")
     assert "@namespace travel" in finding.message and "'travelapp'" in finding.message
     assert "set sap.app.id to 'travel'" in (finding.fix or "")
+    # an app variant names the component it varies in sap.ui5/componentName: no mismatch
+    edit_json(root / "webapp" / "manifest.json", lambda m: m["sap.ui5"].update({"componentName": "travel"}))
+    assert not matching(root, baseline, "sap.app.id")
 
 
 def test_manifest_id_not_matching_the_javascript_component_name(tmp_path: Path, baseline: Baseline) -> None:
@@ -204,7 +207,7 @@ def test_manifest_id_not_matching_the_javascript_component_name(tmp_path: Path, 
     assert not matching(root, baseline, "sap.app.id")
     edit_text(root / "app" / "orders" / "webapp" / "manifest.json", '"id": "orders"', '"id": "sap.capire.orders"')
     finding = only(root, baseline, "sap.app.id")
-    assert finding.severity == "error" and finding.file == "app/orders/webapp/Component.js"
+    assert finding.severity == "warning" and finding.file == "app/orders/webapp/Component.js"
     assert "'orders.Component'" in finding.message and finding.line
 
 
@@ -244,6 +247,20 @@ def test_module_paths_made_by_the_npm_script_a_build_step_runs(tmp_path: Path, b
     errors = matching(root, baseline, "which does not exist")
     assert {f.file for f in errors} == {"deploy/cf/mta.yaml"} and len(errors) == 3
     assert all(f.severity == "error" and "'../../code/gen/" in f.message and f.line for f in errors)
+
+
+def test_a_neo_descriptor_is_not_checked_for_module_paths(tmp_path: Path, baseline: Baseline) -> None:
+    """SAP BTP Neo MTAs (com.sap.hcp.* modules) give role and destination modules a placeholder path."""
+    root = tmp_path / "neo"
+    root.mkdir()
+    neo = "_schema-version: '3.1'\nID: app\nversion: 1.0.0\nmodules:\n"
+    neo += "  - name: role\n    type: com.sap.hcp.html5.role\n    path: dummy\n"
+    (root / "mta.yaml").write_text(neo, encoding="utf-8")
+    assert check_project(root, baseline=baseline).findings == []
+    (root / "mta.yaml").write_text(neo.replace("com.sap.hcp.html5.role", "html5"), encoding="utf-8")
+    assert [f.message for f in check_project(root, baseline=baseline).findings] == [
+        "mta.yaml: module 'role' points to 'dummy', which does not exist."
+    ]
 
 
 def test_mta_files_in_test_data_or_too_deep_are_not_projects(tmp_path: Path, baseline: Baseline) -> None:

@@ -817,7 +817,10 @@ def _mta_findings(root: Path, reader: _Reader, pkg: dict[str, Any] | None) -> li
             )
     commands = _with_scripts(_mta_commands(data), pkg)
     target = _build_target(root, reader, pkg)
-    for module in _as_list(data.get("modules")):
+    modules = _as_list(data.get("modules"))
+    if any(isinstance(m, dict) and str(m.get("type", "")).startswith("com.sap.hcp.") for m in modules):
+        return out  # an SAP BTP Neo descriptor: its role and destination modules carry no content
+    for module in modules:
         if len(out) >= reader.limits.max_findings or not reader.check():
             break
         if not isinstance(module, dict):

@@ -1,10 +1,12 @@
 """manifest.json ``sap.app.id`` against the namespace the app's Component declares.
 
-UI5 starts an app by its ``sap.app.id``: the launchpad, the HTML5 application repository and
-``sap/ui/core/ComponentSupport`` load ``<id>.Component`` and register the id as the app's resource
-root. A Component class named for another namespace (``UIComponent.extend("<ns>.Component")`` in
-JavaScript, ``@namespace <ns>`` in TypeScript, which the UI5 transpiler turns into the same) then
-looks for its manifest, views and i18n under a path nobody registered, and the app does not start.
+The SAPUI5 documentation ("Descriptor for Applications, Components, and Libraries", ``sap.app/id``):
+for an app or a reuse component the id "must match the namespace provided in the corresponding
+Component.js". The launchpad and the HTML5 application repository address the app by its id, so a
+Component class named for another namespace (``UIComponent.extend("<ns>.Component")`` in JavaScript,
+``@namespace <ns>`` in TypeScript, which the UI5 transpiler turns into the same) looks for its
+views and texts under a path they never registered. A local preview whose index.html maps the
+Component's namespace still works, which is why this is a warning: it hurts once deployed.
 """
 
 from __future__ import annotations
@@ -39,22 +41,26 @@ def namespace_findings(root: Path, reader: _Reader, det: Detection) -> list[Find
         app_id = sap_app.get("id") if isinstance(sap_app, dict) else None
         if not isinstance(app_id, str) or not app_id:
             continue  # a missing id is its own finding
+        sap_ui5 = manifest.get("sap.ui5") if manifest is not None else None
+        # an app variant names the component it varies in sap.ui5/componentName
+        variant_of = sap_ui5.get("componentName") if isinstance(sap_ui5, dict) else None
         for name in ("Component.ts", "Component.js"):
             component = webapp / name
             if not reader.is_file(component):
                 continue
             declared = _declared(component, reader)
-            if declared is None or declared[0] == app_id:
+            if declared is None or declared[0] in (app_id, variant_of):
                 break
             namespace, line = declared
             what = f"@namespace {namespace}" if name.endswith(".ts") else f"'{namespace}.Component'"
             out.append(
                 Finding(
                     "ui5",
-                    "error",
+                    "warning",
                     f"{reader.show(component)} declares {_show(what)[1:-1]}, but manifest.json sap.app.id is "
-                    f"{_show(app_id)}: the launchpad and the HTML5 application repository load the app as "
-                    f"'{app_id}.Component' and find its manifest, views and texts under a path nobody registered.",
+                    f"{_show(app_id)}; UI5 requires the two to match: the launchpad and the HTML5 application "
+                    f"repository address the app as '{app_id}' and do not find the resources of "
+                    f"'{namespace}'.",
                     fix=f"Use one name for both: set sap.app.id to '{namespace}', or rename the Component (and the "
                     f"namespace of its views and controllers) to '{app_id}'.",
                     file=reader.rel(component),
