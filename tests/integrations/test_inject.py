@@ -13,6 +13,8 @@ from sap_devs.integrations.inject import (
     START,
     InjectTarget,
     Selection,
+    describe,
+    hidden,
     inject,
     loader,
     render_block,
@@ -294,3 +296,62 @@ def test_the_profile_is_detected_from_the_project(project: Path) -> None:
     (project / "package.json").unlink()
     (project / "mta.yaml").write_text("ID: x\n", encoding="utf-8")
     assert detect_profile(project)[0] == "btp-developer"
+
+
+def _team_rules(size: int) -> str:
+    rules = "".join(f"- Team rule {n}: keep the naming conventions of module {n} consistent.\n" for n in range(999))
+    return rules[:size].rsplit("\n", 1)[0] + "\n"
+
+
+def test_codex_budget_counts_the_agents_md_files_above_the_project(home: Path, project: Path) -> None:
+    """Codex shares its 32 KiB among the AGENTS.md files from the repository root down: 19 KB of team
+    rules at the root leave the project's file the rest, and the block still ends with its marker."""
+    root = project.parent
+    (root / ".git").mkdir()
+    (home / ".codex").mkdir()
+    (home / ".codex" / "AGENTS.md").write_text("g" * 30_000, encoding="utf-8")  # the global file is not counted
+    t = one("codex", "project", home, project)
+    alone = inject(t, load, "full", "abap-developer").block
+    alone_size = len(t.path.read_bytes())
+    assert alone is not None and alone_size > 20_000
+    team = _team_rules(19_500)
+    (root / "AGENTS.md").write_text(team, encoding="utf-8")
+    block = inject(t, load, "full", "abap-developer").block
+    raw = t.path.read_bytes()
+    assert block is not None and not block.cut and {"base", "abap"} <= set(block.packs)
+    assert len(team.encode()) + len(raw) <= 32_768 and len(raw) < alone_size  # shrunk to fit what is left
+    assert raw.rstrip().endswith(END.encode()) and block.shrunk
+    assert block.size == len(team.encode()) + len(raw) and str(root / "AGENTS.md") in describe(block)
+    assert status(t, load, None, None).state == "present"
+    # An AGENTS.override.md is what Codex reads in that folder instead, so it is the one counted.
+    (root / "AGENTS.override.md").write_text("x\n" * 100, encoding="utf-8")
+    assert inject(t, load, "full", "abap-developer").block.size == 200 + len(t.path.read_bytes())  # type: ignore[union-attr]
+
+
+def test_codex_limit_comes_from_its_config_and_no_room_names_the_other_files(home: Path, project: Path) -> None:
+    root = project.parent
+    (root / ".git").mkdir()
+    (home / ".codex").mkdir()
+    (home / ".codex" / "config.toml").write_text("project_doc_max_bytes = 16384\n", encoding="utf-8")
+    t = one("codex", "project", home, project)
+    block = inject(t, load, "full", "abap-developer").block
+    assert block is not None and block.limit == 16_384 and len(t.path.read_bytes()) <= 16_384
+    t.path.unlink()
+    (root / "AGENTS.md").write_text(_team_rules(16_300), encoding="utf-8")
+    with pytest.raises(SapDevsError, match="No room") as err:
+        inject(t, load, None, "abap-developer")
+    assert str(root / "AGENTS.md") in str(err.value) and not t.path.exists()
+
+
+def test_codex_override_files_that_hide_the_block_are_named(home: Path, project: Path) -> None:
+    t = one("codex", "project", home, project)
+    assert hidden(t, home) is None
+    (project / "AGENTS.override.md").write_text("", encoding="utf-8")  # even empty, Codex reads it instead
+    assert "AGENTS.override.md instead of" in (hidden(t, home) or "")
+    user = one("codex", "user", home, project)
+    (home / ".codex").mkdir()
+    (home / ".codex" / "AGENTS.override.md").write_text("", encoding="utf-8")  # empty: Codex skips it
+    assert hidden(user, home) is None
+    (home / ".codex" / "AGENTS.override.md").write_text("My global rules\n", encoding="utf-8")
+    assert str(home / ".codex" / "AGENTS.override.md") in (hidden(user, home) or "")
+    assert hidden(one("claude-code", "project", home, project), home) is None

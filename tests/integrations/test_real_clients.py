@@ -317,3 +317,20 @@ def test_continue_uses_sap_devs_from_a_commented_flow_style_config(world: World)
         assert {"search_docs", "get_context", "check_project"} <= offered, offered
     world.sap_devs("mcp", "uninstall", "-c", "continue")
     assert config.read_text(encoding="utf-8") == original
+
+
+def test_codex_reads_the_whole_block_after_the_repository_agents_md(world: World) -> None:
+    """Codex stops at 32 KiB summed over the AGENTS.md files from the repository root down: with 20 KB
+    of team rules at the root, the project's block is fitted into the rest and Codex reads it whole."""
+    root = world.project.parent
+    (root / ".git").mkdir()
+    team = "".join(f"- Team rule {n}: keep module {n} consistent with the others.\n" for n in range(400))
+    team += "END OF THE TEAM RULES\n"
+    assert 20_000 < len(team.encode()) < 32_768
+    (root / "AGENTS.md").write_text(team, encoding="utf-8")
+    out = world.sap_devs("inject", "-c", "codex", "--verbosity", "full").stdout
+    assert str(root / "AGENTS.md") in out, out  # the summary counts the root's file
+    prompt = world.client("codex", "debug", "prompt-input", "hi")
+    assert "END OF THE TEAM RULES" in prompt and "<!-- sap-devs:end -->" in prompt, prompt[-2000:]
+    world.sap_devs("inject", "-c", "codex", "--uninstall")
+    assert not (world.project / "AGENTS.md").exists()

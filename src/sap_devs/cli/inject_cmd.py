@@ -87,8 +87,8 @@ def inject(
                 row = engine.status(t, load, verbosity, profile)  # type: ignore[arg-type]
                 failed += row.state in ("mismatched markers", "unreadable")
                 typer.echo(f"{label}: {row.state}" + (f" ({row.detail})" if row.detail else ""))
-                warning = engine.duplicate(t, home, root) if t.scope == "project" else None
-                if warning:
+                warnings = [engine.duplicate(t, home, root) if t.scope == "project" else None, engine.hidden(t, home)]
+                for warning in filter(None, warnings):
                     typer.echo(f"Warning: {warning}")
             elif uninstall:
                 outcome = engine.uninstall(t, dry_run=dry_run)
@@ -98,8 +98,7 @@ def inject(
             else:
                 outcome = engine.inject(t, load, verbosity, profile, dry_run=dry_run)  # type: ignore[arg-type]
                 typer.echo(f"{label}: {outcome.status} ({engine.describe(outcome.block)})")
-                warning = engine.duplicate(t, home, root)
-                if warning:
+                for warning in filter(None, (engine.duplicate(t, home, root), engine.hidden(t, home))):
                     typer.echo(f"Warning: {warning}", err=True)
                 if dry_run and outcome.diff:
                     typer.echo(outcome.diff, nl=False)

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sap_devs.core.errors import SapDevsError
-from sap_devs.integrations import state
-from sap_devs.integrations.clients import Client, InstructionFile, Scope, resolve
+from sap_devs.integrations import agents_chain, state
+from sap_devs.integrations.clients import Client, InstructionFile, Scope, home_dir, resolve
 from sap_devs.integrations.mcp_install import read_text, unified_diff, write_with_backup
 from sap_devs.knowledge.packs import Pack
 from sap_devs.knowledge.render import render_pack
@@ -73,9 +73,10 @@ class Block:
     dropped: list[str]  # packs left out to fit (never a required one)
     shrunk: list[str]  # "pack: full -> minimal": verbosity lowered to fit
     cut: bool  # even the required packs at minimal did not fit: the block ends early
-    size: int = 0  # the whole file, in the client's unit, once the block is in it
+    size: int = 0  # the whole file, in the client's unit, once the block is in it (plus ``others``)
     limit: int = 0
     unit: str = "bytes"
+    others: str = ""  # other files the client counts against the same limit, described
 
     @property
     def over_budget(self) -> bool:
@@ -140,6 +141,9 @@ class Room:
     limit: int
     size: Callable[[str], int]
     unit: str = "bytes"
+    others: str = ""
+    """Other files the client reads first and counts against the same limit (Codex's AGENTS.md
+    chain); ``size`` includes them."""
 
 
 def render_block(
@@ -191,7 +195,8 @@ def render_block(
         _regrow(levels, lowered, start, lambda: _compose(levels, table, verbosity, profile, created, "shrunk")[0], room)
     if lowered or dropped:  # record it in the header line, for the reader of the file
         text, used = _compose(levels, table, verbosity, profile, created, "shrunk")
-    return Block(text, used, dropped, _shrunk(lowered, start), False, room.size(text), room.limit, room.unit)
+    shrunk = _shrunk(lowered, start)
+    return Block(text, used, dropped, shrunk, False, room.size(text), room.limit, room.unit, room.others)
 
 
 _RAISE: dict[str, Verbosity] = {"minimal": "standard", "standard": "full"}
@@ -255,14 +260,17 @@ def _cut(
             high = middle - 1
     text = text_of(low)
     if room.size(text) > room.limit:
+        counting = f" (counting {room.others})" if room.others else ""
         raise SapDevsError(
             f"No room for the sap-devs block: the text outside the markers already takes {room.size('')} "
-            f"of the {room.limit} the client reads; sap-devs left the file unchanged.",
-            hint="Shorten your own text in the file, or inject into the other scope.",
+            f"of the {room.limit} {room.unit} the client reads{counting}; sap-devs left the file unchanged.",
+            hint="Shorten your own text in the file"
+            + (" or in those files" if room.others else "")
+            + ", or inject into the other scope.",
         )
     kept = [p.id for p, _ in levels if p.id in used and f"\n## {p.meta.name}\n" in text]
     left_out = [*dropped, *(pid for pid in used if pid not in kept)]
-    return Block(text, kept, left_out, shrunk, True, room.size(text), room.limit, room.unit)
+    return Block(text, kept, left_out, shrunk, True, room.size(text), room.limit, room.unit, room.others)
 
 
 # --- finding the block ----------------------------------------------------------------------------
@@ -421,9 +429,33 @@ def _assembler(t: InjectTarget, old: str | None, found: Found | None) -> Callabl
 
 
 def room(t: InjectTarget, assemble: Callable[[str], str]) -> Room:
+    if _codex_project(t):
+        # Codex's limit is shared by every project AGENTS.md it reads, and those above ours come first.
+        found = agents_chain.chain(t.path, home_dir())
+        before = found.bytes_before
+        describe_others = agents_chain.describe_before(found)
+        return Room(found.limit, lambda block: before + len(assemble(block).encode("utf-8")), "bytes", describe_others)
     if t.file.unit == "bytes":
         return Room(t.file.budget, lambda block: len(assemble(block).encode("utf-8")), "bytes")
     return Room(t.file.budget, lambda block: len(assemble(block)), "characters")
+
+
+def _codex_project(t: InjectTarget) -> bool:
+    return t.client.id == "codex" and t.scope == "project"
+
+
+def hidden(t: InjectTarget, home: Path) -> str | None:
+    """A warning when the client reads another file instead of this one (Codex's AGENTS.override.md)."""
+    if t.client.id != "codex":
+        return None
+    project = t.scope == "project"
+    other = agents_chain.chain(t.path, home).hidden_by if project else agents_chain.global_hidden_by(home)
+    if other is None:
+        return None
+    return (
+        f"Codex reads {other} instead of {t.path}, so it does not see the sap-devs block; "
+        f"move your text from {other.name} into {t.path.name} and delete {other.name}, or run Codex elsewhere."
+    )
 
 
 def loader(cwd: Path | None = None) -> PackLoader:
@@ -563,6 +595,8 @@ def status(t: InjectTarget, load: PackLoader, verbosity: Verbosity | None, profi
 def describe(block: Block) -> str:
     """The packs in a block, and what was shrunk, left out or cut to fit the client's limit."""
     note = f"packs: {', '.join(block.packs)}; file {block.size:,} of {block.limit:,} {block.unit} the client reads"
+    if block.others:
+        note += f" (counting {block.others})"
     if block.shrunk:
         note += f"; verbosity lowered to fit: {', '.join(block.shrunk)}"
     if block.dropped:
