@@ -145,12 +145,20 @@ def http_parser() -> argparse.ArgumentParser:
         help="API key file (from `sap-devs keys create`); default: the user's key file when it holds keys.",
     )
     p.add_argument("--no-api-keys", action="store_true", help="Do not accept API keys (OIDC only).")
-    p.add_argument("--oidc-issuer", default=env("SAP_DEVS_OIDC_ISSUER"), help="Issuer URL of the OIDC provider.")
+    p.add_argument(
+        "--oidc-issuer",
+        default=env("SAP_DEVS_OIDC_ISSUER"),
+        help="Issuer URL of the OIDC provider (on Cloud Foundry: default from the bound XSUAA/IAS instance).",
+    )
     p.add_argument(
         "--oidc-audience", default=env("SAP_DEVS_OIDC_AUDIENCE"), help="Accepted audience(s), comma-separated."
     )
     p.add_argument("--oidc-jwks-url", default=env("SAP_DEVS_OIDC_JWKS_URL"), help="JWKS URL (default: discovered).")
-    p.add_argument("--oidc-scopes", default=env("SAP_DEVS_OIDC_SCOPES"), help="Required scopes, comma-separated.")
+    p.add_argument(
+        "--oidc-scopes",
+        default=env("SAP_DEVS_OIDC_SCOPES"),
+        help="Required scopes, comma-separated ($XSAPPNAME: the bound XSUAA instance's xsappname).",
+    )
     p.add_argument(
         "--public-url", default=env("SAP_DEVS_PUBLIC_URL"), help="Public base URL, e.g. https://mcp.example.com."
     )
@@ -203,6 +211,8 @@ def http_settings(args: argparse.Namespace) -> object:
             read_entries(keys)  # a malformed file fails now, with its name
         elif read_entries(default_path()):
             keys = default_path()
+    from sap_devs.http.cf_binding import oidc_from_binding, public_url_from_application
+
     oidc = None
     if args.oidc_issuer:
         oidc = OidcSettings(
@@ -211,12 +221,14 @@ def http_settings(args: argparse.Namespace) -> object:
             jwks_url=args.oidc_jwks_url or None,
             required_scopes=_csv(args.oidc_scopes),
         )
+    else:  # on Cloud Foundry: the bound XSUAA or IAS instance, when there is one
+        oidc = oidc_from_binding(dict(os.environ), _csv(args.oidc_scopes))
     settings = HttpSettings(
         host=args.host,
         port=args.port,
         api_keys=keys,
         oidc=oidc,
-        public_url=args.public_url or None,
+        public_url=args.public_url or public_url_from_application(dict(os.environ)),
         allowed_hosts=_csv(args.allowed_hosts),
         allowed_origins=_csv(args.allowed_origins),
         max_body=args.max_body,
