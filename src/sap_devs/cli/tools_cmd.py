@@ -131,9 +131,11 @@ def docs(
         None, "--environment", help="Write only the tools of this environment (onprem, cloud, legacy) to --output."
     ),
 ) -> None:
-    """Generate docs/TOOLS.md and the server's tool manifest from the tool definitions."""
+    """Generate docs/TOOLS.md, the server's tool manifest and the fast front's answers from the tool definitions."""
     from sap_devs.core.fs import atomic_write_text
     from sap_devs.mcp.docs import render_tools_markdown
+    from sap_devs.mcp.front_data import DATA_PATH
+    from sap_devs.mcp.front_data import render as render_front
     from sap_devs.mcp.manifest import MANIFEST_PATH, render_manifest
     from sap_devs.mcp.registry import discover
 
@@ -145,7 +147,12 @@ def docs(
             output = DOCS_PATH.with_name(f"TOOLS-{environment}.md")
         targets = [(output, render_tools_markdown(tools, environment=environment))]
     else:
-        targets = [(output, render_tools_markdown(tools)), (MANIFEST_PATH, render_manifest(tools))]
+        manifest = render_manifest(tools)
+        targets = [
+            (output, render_tools_markdown(tools)),
+            (MANIFEST_PATH, manifest),
+            (DATA_PATH, render_front(manifest)),  # what the SDK answers for these tools, for the fast front
+        ]
     stale = [(path, text) for path, text in targets if not path.is_file() or path.read_text(encoding="utf-8") != text]
     if check:
         if stale:

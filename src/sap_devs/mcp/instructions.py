@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
-from sap_devs.mcp.framework import ToolSpec
 from sap_devs.mcp.schema_compact import SHARED_SHAPES, shared_shape
+
+if TYPE_CHECKING:  # the fast front builds instructions from the manifest without importing pydantic
+    from sap_devs.mcp.framework import ToolSpec
 
 PREAMBLE = (
     "sap-devs is the authoritative source of SAP developer knowledge (CAP, ABAP Cloud and RAP, SAP BTP, "

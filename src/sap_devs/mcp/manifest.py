@@ -10,26 +10,18 @@ from __future__ import annotations
 import json
 import logging
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from sap_devs.mcp.framework import Tool, ToolSpec
+from sap_devs.mcp.installed import TOOLS_PACKAGE, tool_modules
+
+if TYPE_CHECKING:  # the tool framework needs pydantic: imported where a spec is built
+    from sap_devs.mcp.framework import Tool, ToolSpec
 
 log = logging.getLogger(__name__)
 
 MANIFEST_PATH = Path(__file__).with_name("tools.json")
-PACKAGE = "sap_devs.mcp.tools"
+PACKAGE = TOOLS_PACKAGE
 FORMAT = 1
-
-
-def tool_modules() -> list[str]:
-    """Names of the tool modules under the tools package, found on disk without importing anything."""
-    root = Path(__file__).with_name("tools")
-    names = []
-    for path in root.rglob("*.py"):
-        rel = path.relative_to(root).with_suffix("")
-        if path.name.startswith("_") or any(part.startswith((".", "_")) for part in rel.parts[:-1]):
-            continue
-        names.append(".".join((PACKAGE, *rel.parts)))
-    return sorted(names)
 
 
 def render_manifest(tools: list[Tool]) -> str:
@@ -39,6 +31,8 @@ def render_manifest(tools: list[Tool]) -> str:
 
 
 def load_specs(path: Path = MANIFEST_PATH) -> list[ToolSpec] | None:
+    from sap_devs.mcp.framework import ToolSpec
+
     try:
         payload = json.loads(path.read_text(encoding="utf-8"))
         if payload.get("format") != FORMAT:
