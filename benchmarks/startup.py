@@ -155,9 +155,9 @@ def critical_path_imports(env: dict[str, str], cwd: str) -> list[tuple[int, str]
     code = (
         "from pathlib import Path\n"
         "import sap_devs.cli.entry\n"
-        "from sap_devs.mcp import fast_front as f\n"
-        "o = f.stdio_options(['mcp', 'serve'])\n"
-        "p = f.plan(o, f.load_data(), Path.cwd())\n"
+        "from sap_devs.mcp import fast_front, front_plan\n"
+        "o = fast_front.stdio_options(['mcp', 'serve'])\n"
+        "p = front_plan.plan(o, front_plan.load_data(), Path.cwd())\n"
         "p.body('open', '2025-11-25'), p.body('list', '2025-11-25')\n"
     )
     out = subprocess.run(
@@ -180,9 +180,9 @@ def main() -> None:
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     runs = int(args[0]) if args else 11
     node = Path(sys.argv[sys.argv.index("--node") + 1]) if "--node" in sys.argv else NODE_DEFAULT
-    from sap_devs.mcp import fast_front
+    from sap_devs.mcp import front_plan
 
-    if fast_front.load_data() is None:
+    if front_plan.load_data() is None:
         print("warning: front.json does not fit this checkout (run `sap-devs tools docs`): the front stays off")
     with tempfile.TemporaryDirectory() as tmp:
         env = dict(os.environ)

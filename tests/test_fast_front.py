@@ -12,10 +12,11 @@ import anyio
 import pytest
 from mcp_types import version as sdk_versions
 
-from sap_devs.mcp import fast_front, front_data, installed, manifest
-from sap_devs.mcp.fast_front import Front, Options, plan
+from sap_devs.mcp import front_data, front_plan, installed, manifest
 from sap_devs.mcp.framework import ToolSpec
 from sap_devs.mcp.front_handoff import build
+from sap_devs.mcp.front_plan import Options, plan
+from sap_devs.mcp.front_rules import Front
 
 MANIFEST_TEXT = manifest.MANIFEST_PATH.read_text(encoding="utf-8")
 ABAP = {"SAP_URL": "http://127.0.0.1:9", "SAP_USER": "DEVELOPER", "SAP_PASSWORD": "secret"}
@@ -103,7 +104,7 @@ def modern_session(version: str) -> list[dict[str, Any]]:
     ]
 
 
-def front_replies(the_plan: fast_front.Plan, messages: list[dict[str, Any]]) -> list[bytes]:
+def front_replies(the_plan: front_plan.Plan, messages: list[dict[str, Any]]) -> list[bytes]:
     front = Front(the_plan, replay_prefix="private-")
     replies = [front.answer(line(m)) for m in messages]
     assert None not in replies, "the front left part of an ordinary opening to the SDK"
@@ -251,7 +252,7 @@ def _copies(tmp_path: Path) -> tuple[Path, Path, dict[str, Any], dict[str, Any]]
 )
 def test_prepared_answers_that_do_not_fit_the_installation_are_not_used(tmp_path: Path, stale: str) -> None:
     data_path, manifest_path, data, tools = _copies(tmp_path)
-    assert fast_front.load_data(data_path, manifest_path) is not None, "the fitting copy must be usable"
+    assert front_plan.load_data(data_path, manifest_path) is not None, "the fitting copy must be usable"
     if stale == "another SDK":
         data["sdk"]["mcp"] = "9.9.9"
     elif stale == "SDK version lists edited":
@@ -266,4 +267,4 @@ def test_prepared_answers_that_do_not_fit_the_installation_are_not_used(tmp_path
         manifest_path.write_text(text, encoding="utf-8")
         data["manifest"] = hashlib.sha256(text.encode()).hexdigest()
     data_path.write_text(json.dumps(data), encoding="utf-8")
-    assert fast_front.load_data(data_path, manifest_path) is None
+    assert front_plan.load_data(data_path, manifest_path) is None

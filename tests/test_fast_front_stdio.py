@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from sap_devs.mcp import fast_front
+from sap_devs.mcp import front_plan
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="select() on pipes is POSIX only")
 MODERN = "io.modelcontextprotocol/"
@@ -102,7 +102,7 @@ def run_session(home: Path, messages: list[dict[str, Any]], *args: str, front: b
 
 @pytest.fixture(autouse=True)
 def front_applies() -> None:
-    assert fast_front.load_data() is not None, "front.json does not fit this checkout: run `sap-devs tools docs`"
+    assert front_plan.load_data() is not None, "front.json does not fit this checkout: run `sap-devs tools docs`"
 
 
 @pytest.mark.parametrize("session", list(SESSIONS))

@@ -25,7 +25,7 @@ from typing import Any
 import anyio
 import anyio.to_thread
 
-from sap_devs.mcp.fast_front import Options, Plan
+from sap_devs.mcp.front_plan import Options, Plan
 
 log = logging.getLogger(__name__)
 
