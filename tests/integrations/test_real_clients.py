@@ -334,3 +334,26 @@ def test_codex_reads_the_whole_block_after_the_repository_agents_md(world: World
     assert "END OF THE TEAM RULES" in prompt and "<!-- sap-devs:end -->" in prompt, prompt[-2000:]
     world.sap_devs("inject", "-c", "codex", "--uninstall")
     assert not (world.project / "AGENTS.md").exists()
+
+
+def test_claude_code_project_server_waits_for_the_approval_status_names(world: World) -> None:
+    """A project's .mcp.json server stays "Pending approval" in Claude Code until the user trusts the
+    folder and approves it; `mcp status` names that step. Claude Code shows the state without a model."""
+    world.sap_devs("mcp", "install", "-c", "claude-code", "--scope", "project")
+    status = world.sap_devs("mcp", "status", "-c", "claude-code").stdout
+    assert "next: Claude Code asks before it starts servers from a project's .mcp.json" in status, status
+    assert "Pending approval" in world.client("claude", "mcp", "get", "sap-devs")
+    # What Claude Code records when the user trusts the folder and approves the server in `claude`.
+    config = world.home / ".claude.json"
+    data = json.loads(config.read_text(encoding="utf-8")) if config.exists() else {}
+    data.setdefault("projects", {})[str(world.project.resolve())] = {"hasTrustDialogAccepted": True}
+    config.write_text(json.dumps(data), encoding="utf-8")
+    approvals = world.project / ".claude" / "settings.local.json"
+    approvals.parent.mkdir()
+    approvals.write_text('{"disabledMcpjsonServers": ["sap-devs"]}', encoding="utf-8")
+    assert "Rejected" in world.client("claude", "mcp", "get", "sap-devs")
+    approvals.write_text('{"enabledMcpjsonServers": ["sap-devs"]}', encoding="utf-8")
+    assert "Connected" in world.client("claude", "mcp", "get", "sap-devs", until="Connected")
+    world.sap_devs("mcp", "uninstall", "-c", "claude-code", "--scope", "project")
+    assert not (world.project / ".mcp.json").exists()
+    assert "No MCP server" in world.client("claude", "mcp", "get", "sap-devs")
