@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import contextvars
 import re
+import ssl
+import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -30,6 +32,21 @@ _CHANGING = ("POST", "PUT", "DELETE", "PATCH")
 # SAP_TIMEOUT bounds the wait for each byte, which a trickling connection resets forever; a whole
 # request gets this many times SAP_TIMEOUT (two minutes by default), enough for a slow activation.
 DEADLINE_FACTOR = 4
+
+
+_tls: ssl.SSLContext | None = None
+_tls_lock = threading.Lock()
+
+
+def _shared_tls() -> ssl.SSLContext:
+    """One TLS context (CA bundle, SSL_CERT_FILE/SSL_CERT_DIR as httpx reads them) for every
+    per-request connection: building it loads the CA bundle, about 50 ms, which a team server
+    would otherwise pay on each ABAP call. It holds no credentials or session."""
+    global _tls
+    with _tls_lock:
+        if _tls is None:
+            _tls = httpx.create_ssl_context()
+        return _tls
 
 
 @dataclass(frozen=True)
@@ -65,6 +82,7 @@ class AdtClient:
             timeout=httpx.Timeout(config.timeout, connect=10.0),
             follow_redirects=False,
             transport=transport,
+            verify=_shared_tls() if config.credentials_per_request else True,
         )
         self._csrf: str | None = None
         self._stateful = False
