@@ -202,6 +202,7 @@ def test_unusual_lines_are_left_to_the_sdk(prepared: Any, tmp_path: Path) -> Non
         b'{"jsonrpc":"1.0","id":1,"method":"ping"}',
         b"[" * 5000 + b"]" * 5000,
         b"\xff\xfe",
+        b'{"jsonrpc":"2.0",\r"id":1,"method":"ping"}',
     ):
         assert Front(the_plan, replay_prefix="p-").answer(raw) is None, raw[:40]
     assert Front(the_plan, replay_prefix="p-").answer(b"  \n") is True, "blank lines are ignored, not deferred"
@@ -240,6 +241,7 @@ def _copies(tmp_path: Path) -> tuple[Path, Path, dict[str, Any], dict[str, Any]]
         manifest=hashlib.sha256(manifest_text.encode()).hexdigest(),
         sdk=installed.sdk_fingerprint(),
         sap_devs=installed.dist_version("sap-devs"),
+        code=installed.server_sources_digest(),
     )
     (tmp_path / "tools.json").write_text(manifest_text, encoding="utf-8")
     (tmp_path / "front.json").write_text(json.dumps(data), encoding="utf-8")
@@ -248,7 +250,14 @@ def _copies(tmp_path: Path) -> tuple[Path, Path, dict[str, Any], dict[str, Any]]
 
 @pytest.mark.parametrize(
     "stale",
-    ["another SDK", "SDK version lists edited", "another sap-devs version", "another manifest", "a tool module added"],
+    [
+        "another SDK",
+        "SDK version lists edited",
+        "another sap-devs version",
+        "another manifest",
+        "a tool module added",
+        "the server code edited",
+    ],
 )
 def test_prepared_answers_that_do_not_fit_the_installation_are_not_used(tmp_path: Path, stale: str) -> None:
     data_path, manifest_path, data, tools = _copies(tmp_path)
@@ -259,6 +268,8 @@ def test_prepared_answers_that_do_not_fit_the_installation_are_not_used(tmp_path
         data["sdk"]["versions_module"] = "0" * 64
     elif stale == "another sap-devs version":
         data["sap_devs"] = "0.0.1"
+    elif stale == "the server code edited":
+        data["code"] = "0" * 64
     elif stale == "another manifest":
         manifest_path.write_text(manifest_path.read_text() + " ", encoding="utf-8")
     else:

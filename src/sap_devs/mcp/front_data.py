@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from sap_devs.mcp.installed import sdk_fingerprint
+from sap_devs.mcp.installed import sdk_fingerprint, server_sources_digest
 
 DATA_PATH = Path(__file__).with_name("front.json")
 FORMAT = 1
@@ -179,6 +179,7 @@ def render(manifest_text: str | None = None) -> str:
         "sap_devs": package_version(),
         "sdk": sdk_fingerprint(),  # the front answers only with the SDK these answers came from
         "manifest": hashlib.sha256(manifest_text.encode("utf-8")).hexdigest(),
+        "code": server_sources_digest(),
         "handshake_versions": list(versions.HANDSHAKE_PROTOCOL_VERSIONS),
         "latest_handshake": versions.LATEST_HANDSHAKE_VERSION,
         "modern_versions": list(versions.MODERN_PROTOCOL_VERSIONS),

@@ -110,6 +110,8 @@ def load_data(path: Path = DATA_PATH, manifest: Path = MANIFEST) -> tuple[dict[s
         return None
     if data.get("sdk") != installed.sdk_fingerprint():
         return None
+    if data.get("code") != installed.server_sources_digest():
+        return None
     try:
         specs = json.loads(manifest_bytes)
     except ValueError:

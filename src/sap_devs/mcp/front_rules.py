@@ -25,6 +25,8 @@ def parse(line: bytes) -> dict[str, Any] | None:
     """A message the front can judge, or None for anything unusual (the SDK then answers it)."""
     if b"\\u" in line:
         return None  # escapes may hide lone surrogates the SDK refuses; rare in an opening message
+    if b"\r" in line.rstrip(b"\r\n"):
+        return None  # the SDK's text reader ends a line at a lone CR too: it would see two lines
     try:
         message = json.loads(line.decode("utf-8"), parse_constant=_reject_constant)
     except (ValueError, RecursionError):

@@ -11,6 +11,8 @@ import sys
 from pathlib import Path
 
 TOOLS_PACKAGE = "sap_devs.mcp.tools"
+SERVER_SOURCES = ("server.py", "schema_compact.py", "registry.py", "front_data.py")
+"""The modules whose behaviour the fast front's prepared answers capture (wire shapes, tool sets)."""
 
 
 def dist_version(distribution: str) -> str | None:
@@ -64,3 +66,11 @@ def tool_modules() -> list[str]:
             continue
         names.append(".".join((TOOLS_PACKAGE, *rel.parts)))
     return sorted(names)
+
+
+def server_sources_digest() -> str:
+    """A digest of SERVER_SOURCES as they are on disk: prepared answers made from other code are stale."""
+    digest = hashlib.sha256()
+    for name in SERVER_SOURCES:
+        digest.update(name.encode() + b"\0" + Path(__file__).with_name(name).read_bytes())
+    return digest.hexdigest()
