@@ -1,0 +1,56 @@
+"""Warming up the packs and indexes after the fast front hands over never competes with a request:
+it stops while one is in flight, and never waits on one for long (it may hold what the request needs)."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from sap_devs.mcp import front_handoff
+from sap_devs.mcp.front_handoff import Activity, run_while_idle
+
+
+def busy_work(progress: list[int], done: threading.Event) -> None:
+    total = 0
+    for i in range(200_000):  # a loop over C calls: no Python calls to pause at, only lines
+        total += abs(i)
+        if i % 1000 == 0:
+            progress.append(i)
+    done.set()
+
+
+def test_warm_up_waits_while_a_request_is_in_flight_and_then_finishes(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(front_handoff, "LONGEST_PAUSE", 60.0)
+    idle = threading.Event()  # a request is in flight from the start
+    progress: list[int] = []
+    done = threading.Event()
+    worker = threading.Thread(target=run_while_idle, args=(lambda: busy_work(progress, done), idle), daemon=True)
+    worker.start()
+    assert not done.wait(0.5), "the warm-up ran while a request was in flight"
+    assert progress == []
+    idle.set()  # the request is answered
+    assert done.wait(30)
+    worker.join(30)
+    assert len(progress) == 200
+
+
+def test_a_request_that_takes_long_does_not_hold_the_warm_up_forever(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(front_handoff, "LONGEST_PAUSE", 0.05)
+    idle = threading.Event()  # never idle: the warm-up may hold a lock the request waits for
+    progress: list[int] = []
+    done = threading.Event()
+    run_while_idle(lambda: busy_work(progress, done), idle)
+    assert done.is_set() and len(progress) == 200
+
+
+@pytest.mark.anyio
+async def test_the_session_is_idle_only_with_no_request_in_flight() -> None:
+    activity = Activity()
+    assert activity.idle.is_set()
+    activity.started()
+    activity.started()
+    activity.finished()
+    assert not activity.idle.is_set(), "one request is still in flight"
+    activity.finished()
+    assert activity.idle.is_set()
