@@ -75,7 +75,7 @@ TARGETS: dict[str, tuple[list[str], list[str] | None]] = {
     ),
     "knowledge/queries.py": (
         ["tests/test_error_text.py", "tests/test_refusals.py", "tests/test_known_error_matching.py"],
-        ["find_known_errors", "_codes_by_entry", "boost"],
+        ["find_known_errors", "_share", "_facts_by_entry", "boost"],
     ),
 }
 
@@ -129,13 +129,13 @@ ISSUE_MUTANTS: list[tuple[str, str, list[tuple[str, str]]]] = [
     (
         "knowledge/queries.py",
         "exact error-code boost removed",
-        [("boost=boost if wanted else None", "boost=None")],
+        [("shared = len(wanted & codes)", "shared = 0")],
     ),
     (
         "knowledge/queries.py",
         "exact error-code boost removed and the codes field emptied",
         [
-            ("boost=boost if wanted else None", "boost=None"),
+            ("shared = len(wanted & codes)", "shared = 0"),
             (""""codes": " ".join(error_codes(f"{rec[1].pattern} {' '.join(rec[1].tags)}")),""", '"codes": "",'),
         ],
     ),

@@ -11,19 +11,26 @@ import pytest
 from sap_devs.knowledge.base import KnowledgeBase
 from sap_devs.knowledge.error_text import error_codes, strip_variable_parts
 from sap_devs.knowledge.layer_paths import Layer
-from sap_devs.knowledge.queries import _codes_by_entry, _codes_cache, find_known_errors
+from sap_devs.knowledge.queries import _facts_by_entry, _facts_cache, find_known_errors
 
 
 @pytest.mark.parametrize(
     ("pasted", "kept"),
     [
-        ("Error at https://x.example/a?b=1 now", "Error at now"),
+        ("Error at https://x.example/a?b=1 now", "Error at a now"),
+        ("at https://host.example/?q=1 only", "at only"),
         ("guid 9a2b1c3d-1111-2222-3333-444455556666 x", "guid x"),
         ("2026-11-30T05:00:00.123Z boom", "boom"),
         ("at 10:22:33.5 boom", "at boom"),
-        ("file /home/dev/project/srv/x.js:42 missing", "file :42 missing"),
-        (r"C:\Users\dev\proj\x.js failed", "failed"),
-        ("table 'ZMY_TABLE' and \"my.name\" and “x” and ‘y’", "table and and and"),
+        ("file /home/dev/project/srv/x.js:42 missing", "file x.js :42 missing"),
+        (r"C:\Users\dev\proj\x.js failed", "x.js failed"),
+        ("table 'ZMY_TABLE' and \"my.name\" and “X1” and ‘y_z’", "table and and and"),
+        (
+            "'cds' is not recognized; offering \"xsuaa\" and “web-ide”",
+            "cds is not recognized; offering xsuaa and web-ide",
+        ),
+        ("Error\n    at f (/a/b.js:1:2)\n    at async X.y (https://h/c.js:3:4)\n    at /d/e.js:5:6\nend", "Error end"),
+        ("Boom\n\tat com.sap.X.m(X.java:191) ~[ngdbc-2.4.63.jar:2.4.63]\nCaused by: Y", "Boom Caused by: Y"),
         ("id 0x7fff and deadbeefdeadbeef00 done", "id and done"),
         ("errno 3221225477 and 42 kept", "errno and 42 kept"),
         ("Artifact “...” has … not", "Artifact has not"),
@@ -77,16 +84,17 @@ def test_words_in_a_pasted_path_do_not_decide_the_match(kb: KnowledgeBase) -> No
 
 
 def test_a_message_of_variable_parts_only_is_still_searched_as_written(kb: KnowledgeBase) -> None:
-    assert strip_variable_parts("'permission'") == ""
-    assert [e.id for _, e in find_known_errors(kb, "'permission'")][:1] == ["demo/permission-denied"]
+    assert strip_variable_parts("'permission_denied'") == ""
+    assert [e.id for _, e in find_known_errors(kb, "'permission_denied'")][:1] == ["demo/permission-denied"]
 
 
 def test_the_code_cache_is_not_fooled_by_a_reused_list_id(kb: KnowledgeBase) -> None:
     records = kb.records("known_errors")
     stale = [("demo", None)]
-    _codes_cache[id(records)] = (stale, {"demo/cannot-find-module": frozenset({"e999"})})  # type: ignore[dict-item]
+    _facts_cache[id(records)] = (stale, {"demo/cannot-find-module": (frozenset({"e999"}), frozenset())})  # type: ignore[dict-item]
     try:
-        codes = _codes_by_entry(records)
+        codes, pattern_terms = _facts_by_entry(records)["demo/cannot-find-module"]
     finally:
-        _codes_cache.pop(id(records), None)
-    assert codes["demo/cannot-find-module"] == frozenset()
+        _facts_cache.pop(id(records), None)
+    assert codes == frozenset()
+    assert {"cannot", "find"} <= pattern_terms

@@ -4,19 +4,34 @@ A pasted message carries the user's own table names, paths, GUIDs, ports and tim
 bundled pattern carries placeholders. Both are stripped the same way before matching, and error
 codes (HANA ``[258]``, ABAP runtime error names, HDI ``[8212002]``, npm ``E404``, HTTP status
 with its reason) are matched exactly on top.
+
+Not everything variable is noise: a path or URL ends in the file that was asked for
+(``Component-preload.js``, ``manifest.json``, ``.hdiconfig``), and a quoted lower-case word is
+usually the tool or service the message is about (``'cds' is not recognized``, offering
+``"xsuaa"``), so those stay. Stack frames (``at fn (file:1:2)``, ``at com.x.Y.m(Y.java:9)``) name
+the user's and the libraries' code, never the error, and go.
 """
 
 from __future__ import annotations
 
 import re
 
+# a stack frame line: "at fn (file:1:2)", "at async X.y (url)", "at com.x.Y.m(Y.java:9) ~[jar]", "at /f.js:1:2"
+_STACK_FRAME = re.compile(
+    r"^[ \t]*at (?:async )?(?:[\w$.<>\[\]/~-]+ ?\(.*\)[ \t]*(?:~?\[[^\]]*\])?|\S+:\d+:\d+\)?)[ \t]*$", re.M
+)
+# URLs and file paths keep their last segment, the file that was asked for (each segment starts
+# at a separator, so matching stays linear on a 60,000-letter paste)
+_URL = re.compile(r"https?://[^\s'\"?#]*(?:[?#][^\s'\"]*)?")
+_PATH = re.compile(r"(?:[A-Za-z]:)?(?:[\\/][\w.@~-]+){2,}[\\/]?")
+_SEPARATORS = re.compile(r"[\\/]+")
+# quoted one-word names; a quoted lower-case word (a command, a service offering) is kept
+_QUOTED = re.compile(r"'([^'\s]{1,120})'|\"([^\"\s]{1,120})\"|“([^”\s]{1,120})”|‘([^’\s]{1,120})’")
+_PLAIN_WORD = re.compile(r"[a-z]+(?:-[a-z]+)*")
 _VARIABLE = [
-    re.compile(r"https?://\S+"),  # URLs
     re.compile(r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b", re.I),  # GUIDs
     re.compile(r"\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?"),  # timestamps
     re.compile(r"\b\d{1,2}:\d{2}:\d{2}(\.\d+)?\b"),  # clock times
-    re.compile(r"(?:[A-Za-z]:)?(?:[\\/][\w.@~-]+){2,}[\\/]?"),  # file paths
-    re.compile(r"'[^'\s]{1,120}'|\"[^\"\s]{1,120}\"|“[^”\s]{1,120}”|‘[^’\s]{1,120}’"),  # quoted names (one word)
     re.compile(r"\b0x[0-9a-f]+\b|\b[0-9a-f]{16,}\b", re.I),  # hex ids
     re.compile(r"\b\d{6,}\b"),  # long numbers (ids, byte counts)
     re.compile(r"\.{3}|…"),  # placeholders in the bundled patterns
@@ -35,7 +50,24 @@ _CODES = [
 ]
 
 
+def _last_segment(match: re.Match[str]) -> str:
+    address = match.group().split("?", 1)[0].split("#", 1)[0]
+    if address.startswith(("http://", "https://")):
+        address = address.split("://", 1)[1].partition("/")[2]  # the host is not a file
+    segments = [s for s in _SEPARATORS.split(address) if s]
+    return f" {segments[-1]} " if segments else " "
+
+
+def _quoted(match: re.Match[str]) -> str:
+    word = next(g for g in match.groups() if g is not None)
+    return f" {word} " if _PLAIN_WORD.fullmatch(word) else " "
+
+
 def strip_variable_parts(text: str) -> str:
+    text = _STACK_FRAME.sub(" ", text)
+    text = _URL.sub(_last_segment, text)
+    text = _PATH.sub(_last_segment, text)
+    text = _QUOTED.sub(_quoted, text)
     for pattern in _VARIABLE:
         text = pattern.sub(" ", text)
     return " ".join(text.split())

@@ -8,7 +8,7 @@ from typing import Any
 from sap_devs.knowledge.base import KnowledgeBase
 from sap_devs.knowledge.error_text import error_codes, strip_variable_parts
 from sap_devs.knowledge.models import EventInstance, KnownError, Resource, Sample
-from sap_devs.search import Field, index_for
+from sap_devs.search import Field, analyze, index_for
 
 Record = tuple[str, Any]
 
@@ -66,26 +66,46 @@ def find_known_errors(kb: KnowledgeBase, query: str, *, pack: str | None = None)
         },
         id_of=lambda rec: rec[1].id,
     )
+    cleaned = strip_variable_parts(query) or query
     wanted = error_codes(query)
-    codes_of = _codes_by_entry(records)
+    facts = _facts_by_entry(records)
+    said = set(analyze(cleaned))
 
     def boost(rec: Record) -> float:
-        shared = wanted & codes_of[rec[1].id]
-        return 1.0 + len(shared) if shared else 1.0
+        codes, wording = facts[rec[1].id]
+        shared = len(wanted & codes)
+        return (1.0 + PATTERN_WEIGHT * shared) * (1.0 + PATTERN_WEIGHT * _share(wording, said, index.idf))
 
-    cleaned = strip_variable_parts(query) or query
-    return index.search(cleaned, allow=_in_pack(kb, pack), boost=boost if wanted else None)
-
-
-_codes_cache: dict[int, tuple[list[Record], dict[str, frozenset[str]]]] = {}
+    return index.search(cleaned, allow=_in_pack(kb, pack), boost=boost)
 
 
-def _codes_by_entry(records: list[Record]) -> dict[str, frozenset[str]]:
-    hit = _codes_cache.get(id(records))
+# A bundled pattern is the error's own wording; a paste that contains all of it (among stack
+# traces and log lines) is that error, one that shares a few common words is not. How much of the
+# wording a message contains, weighted by rarity, multiplies the text score by up to 1 + this, and
+# each exact error code the two share counts as much as the whole wording.
+PATTERN_WEIGHT = 2.0
+
+
+def _share(terms: frozenset[str], said: set[str], idf: Callable[[str], float]) -> float:
+    whole = sum(idf(t) for t in terms)
+    return sum(idf(t) for t in terms & said) / whole if whole else 0.0
+
+
+Facts = dict[str, tuple[frozenset[str], frozenset[str]]]
+_facts_cache: dict[int, tuple[list[Record], Facts]] = {}
+
+
+def _facts_by_entry(records: list[Record]) -> Facts:
+    """Per entry id: its error codes and the other search terms of its pattern (the codes are
+    matched on their own), worked out once per record list."""
+    hit = _facts_cache.get(id(records))
     if hit is None or hit[0] is not records:
-        codes = {rec[1].id: error_codes(f"{rec[1].pattern} {' '.join(rec[1].tags)}") for rec in records}
-        hit = (records, codes)
-        _codes_cache[id(records)] = hit
+        facts: Facts = {}
+        for rec in records:
+            codes = error_codes(f"{rec[1].pattern} {' '.join(rec[1].tags)}")
+            facts[rec[1].id] = (codes, frozenset(analyze(strip_variable_parts(rec[1].pattern))) - codes)
+        hit = (records, facts)
+        _facts_cache[id(records)] = hit
     return hit[1]
 
 

@@ -123,6 +123,13 @@ class Index(Generic[T]):
 
     # -- scoring --------------------------------------------------------------------------------
 
+    def idf(self, term: str) -> float:
+        """How rare an analysed term is across the corpus (BM25's idf); 0.0 for a term no record has."""
+        posting = self.postings.get(term)
+        if not posting:
+            return 0.0
+        return math.log(1 + (len(self.records) - len(posting) + 0.5) / (len(posting) + 0.5))
+
     def search(
         self, query: str, *, allow: Callable[[T], bool] | None = None, boost: Callable[[T], float] | None = None
     ) -> list[T]:
