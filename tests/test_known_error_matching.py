@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from sap_devs.knowledge.base import KnowledgeBase
+from sap_devs.knowledge.layer_paths import Layer
 from sap_devs.knowledge.queries import find_known_errors
 from tests.conftest import bundled_layer
 
@@ -122,8 +123,6 @@ NEIGHBOURS = """
 
 @pytest.fixture
 def neighbours(make_pack) -> KnowledgeBase:
-    from sap_devs.knowledge.layer_paths import Layer
-
     root = make_pack("demo", {"known_errors.yaml": NEIGHBOURS})
     return KnowledgeBase.load(layers=[Layer("bundled", root)])
 
