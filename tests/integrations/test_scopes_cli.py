@@ -49,3 +49,12 @@ def test_inject_picks_the_profile_from_the_project(env: dict[str, str], project:
     assert "Profile cap-developer, from the project (CAP (Node.js))" in proc.stdout
     text = (project / "CLAUDE.md").read_text(encoding="utf-8")
     assert "profile=cap-developer verbosity=default" in text and len(text) / 4 <= 3_000
+
+
+def test_inject_warns_when_codex_reads_an_override_instead(env: dict[str, str], project: Path) -> None:
+    (project / "AGENTS.override.md").write_text("Temporary rules.\n", encoding="utf-8")
+    proc = run(env, project, "inject", "-c", "codex")
+    assert proc.returncode == 0, proc.stderr
+    assert f"Warning: Codex reads {project / 'AGENTS.override.md'} instead of {project / 'AGENTS.md'}" in proc.stderr
+    proc = run(env, project, "inject", "-c", "codex", "--status")
+    assert "Warning: Codex reads" in proc.stdout
