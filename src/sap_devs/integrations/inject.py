@@ -454,7 +454,7 @@ def hidden(t: InjectTarget, home: Path) -> str | None:
         return None
     return (
         f"Codex reads {other} instead of {t.path}, so it does not see the sap-devs block; "
-        f"move your text from {other.name} into {t.path.name} and delete {other.name}, or run Codex elsewhere."
+        f"to let it, move what {other.name} holds into {t.path.name} and delete {other.name}."
     )
 
 
