@@ -15,6 +15,49 @@ from pathlib import Path
 from typing import Any
 
 
+def open_stdio_session(
+    profile: str | None, environment: str | None, allow_writes: bool = False, system: str | None = None
+) -> tuple[Any, Any]:
+    """The registry and tool context of ``mcp serve`` on stdio; SapDevsError says what is wrong.
+
+    A broken ABAP configuration does not stop it: the context carries the problem (say it once at
+    start), every ABAP tool answers with it and the knowledge tools work as usual."""
+    from sap_devs.adt.config import deferred_errors
+    from sap_devs.core.errors import SapDevsError
+    from sap_devs.knowledge.layer_paths import available_profiles, default_layers
+    from sap_devs.mcp.session import open_session
+
+    cwd = Path(os.getcwd())
+    layers = default_layers(cwd)
+    if profile not in (None, "", "all"):
+        known = available_profiles(layers)
+        if profile not in known:
+            raise SapDevsError(f"Unknown profile {profile!r}.", hint=f"Choose one of: {', '.join(known)}.")
+    with deferred_errors():
+        return open_session(
+            environment=environment, profile=profile, allow_writes=allow_writes, cwd=cwd, layers=layers, system=system
+        )
+
+
+def pinned_tools(pinned: str | None) -> list[str]:
+    """The tools progressive mode lists beside its three: --pin / SAP_DEVS_PINNED_TOOLS, else the defaults."""
+    from sap_devs.mcp.registry import DEFAULT_PINNED
+
+    return [p.strip() for p in (pinned or ",".join(DEFAULT_PINNED)).split(",") if p.strip()]
+
+
+def build_stdio_server(registry: Any, ctx: Any, tools_mode: str = "auto", pinned: str | None = None) -> Any:
+    """The SDK server for a session from ``open_stdio_session``; SapDevsError for an unknown mode or pin."""
+    from sap_devs.core.errors import SapDevsError
+    from sap_devs.mcp.server import build_server
+
+    pins = pinned_tools(pinned)
+    unknown = [p for p in pins if p not in registry]
+    if unknown:
+        raise SapDevsError(f"Cannot pin unknown tool(s): {', '.join(unknown)}.", hint="Check `sap-devs tools list`.")
+    return build_server(registry, ctx, mode=tools_mode, pinned=pins)
+
+
 def run_server(
     profile: str | None,
     environment: str | None,
@@ -29,45 +72,15 @@ def run_server(
     setup_logging()
     import anyio
 
-    from sap_devs.adt.config import deferred_errors
     from sap_devs.core.errors import SapDevsError
-    from sap_devs.knowledge.layer_paths import available_profiles, default_layers
-    from sap_devs.mcp.registry import DEFAULT_PINNED
-    from sap_devs.mcp.server import build_server, serve_stdio
-    from sap_devs.mcp.session import open_session
+    from sap_devs.mcp.server import serve_stdio
 
-    cwd = Path(os.getcwd())
     try:
-        layers = default_layers(cwd)
-        if profile not in (None, "", "all"):
-            known = available_profiles(layers)
-            if profile not in known:
-                raise SapDevsError(f"Unknown profile {profile!r}.", hint=f"Choose one of: {', '.join(known)}.")
-        # A broken ABAP configuration must not take the knowledge tools down with it: the server
-        # starts, says what is wrong once here, and every ABAP tool answers with the same message.
-        with deferred_errors():
-            registry, ctx = open_session(
-                environment=environment,
-                profile=profile,
-                allow_writes=allow_writes,
-                cwd=cwd,
-                layers=layers,
-                system=system,
-            )
+        registry, ctx = open_stdio_session(profile, environment, allow_writes, system)
         problem = ctx.adt_config.problem if ctx.adt_config is not None else None
         if problem is not None:
             print(f"sap-devs: ABAP tools unavailable: {problem}", file=sys.stderr)
-    except SapDevsError as exc:
-        print(f"sap-devs: {exc}", file=sys.stderr)
-        return 2
-    pins = [p.strip() for p in (pinned or ",".join(DEFAULT_PINNED)).split(",") if p.strip()]
-    unknown = [p for p in pins if p not in registry]
-    try:
-        if unknown:
-            raise SapDevsError(
-                f"Cannot pin unknown tool(s): {', '.join(unknown)}.", hint="Check `sap-devs tools list`."
-            )
-        server = build_server(registry, ctx, mode=tools_mode, pinned=pins)
+        server = build_stdio_server(registry, ctx, tools_mode, pinned)
     except SapDevsError as exc:
         print(f"sap-devs: {exc}", file=sys.stderr)
         return 2
@@ -85,13 +98,8 @@ def run_server(
     return 0
 
 
-def fast_path(argv: list[str]) -> int | None:
-    """Handle ``mcp serve [--profile ID] [--environment ENV] [--tools MODE] [--pin NAMES]`` without typer;
-    None when not applicable (help, unknown options), so typer answers those."""
-    if argv[:2] == ["mcp", "serve"] and any(a == "--transport" or a.startswith("--transport=") for a in argv[2:]):
-        return http_path(argv[2:])
-    if argv[:2] != ["mcp", "serve"] or any(a in ("-h", "--help") for a in argv[2:]):
-        return None
+def stdio_parser() -> argparse.ArgumentParser:
+    """The options of ``mcp serve`` on stdio (shared with the fast front, ``sap_devs.mcp.fast_front``)."""
     parser = argparse.ArgumentParser(prog="sap-devs mcp serve", add_help=False)
     parser.add_argument("--profile", "-p", default=os.environ.get("SAP_DEVS_PROFILE"))
     parser.add_argument("--environment", default=None)
@@ -99,7 +107,17 @@ def fast_path(argv: list[str]) -> int | None:
     parser.add_argument("--system", default=None)
     parser.add_argument("--tools", dest="tools_mode", default=os.environ.get("SAP_DEVS_TOOLS", "auto"))
     parser.add_argument("--pin", default=os.environ.get("SAP_DEVS_PINNED_TOOLS"))
-    args, unknown = parser.parse_known_args(argv[2:])
+    return parser
+
+
+def fast_path(argv: list[str]) -> int | None:
+    """Handle ``mcp serve [--profile ID] [--environment ENV] [--tools MODE] [--pin NAMES]`` without typer;
+    None when not applicable (help, unknown options), so typer answers those."""
+    if argv[:2] == ["mcp", "serve"] and any(a == "--transport" or a.startswith("--transport=") for a in argv[2:]):
+        return http_path(argv[2:])
+    if argv[:2] != ["mcp", "serve"] or any(a in ("-h", "--help") for a in argv[2:]):
+        return None
+    args, unknown = stdio_parser().parse_known_args(argv[2:])
     if unknown:
         return None  # let typer report the unknown option with its usual message
     return run_server(args.profile, args.environment, args.tools_mode, args.pin, args.allow_writes, args.system)

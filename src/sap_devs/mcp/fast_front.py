@@ -34,16 +34,9 @@ def stdio_options(argv: list[str]) -> Options | None:
         return None
     if any(a in ("-h", "--help") or a == "--transport" or a.startswith("--transport=") for a in argv[2:]):
         return None
-    import argparse
+    from sap_devs.cli.serve import stdio_parser
 
-    parser = argparse.ArgumentParser(prog="sap-devs mcp serve", add_help=False)
-    parser.add_argument("--profile", "-p", default=os.environ.get("SAP_DEVS_PROFILE"))
-    parser.add_argument("--environment", default=None)
-    parser.add_argument("--allow-writes", action="store_true")
-    parser.add_argument("--system", default=None)
-    parser.add_argument("--tools", dest="tools_mode", default=os.environ.get("SAP_DEVS_TOOLS", "auto"))
-    parser.add_argument("--pin", default=os.environ.get("SAP_DEVS_PINNED_TOOLS"))
-    args, unknown = parser.parse_known_args(argv[2:])
+    args, unknown = stdio_parser().parse_known_args(argv[2:])
     if unknown:
         return None
     return Options(args.profile, args.environment, args.tools_mode, args.pin, args.allow_writes, args.system)

@@ -14,12 +14,10 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
-import os
 import queue
 import sys
 import threading
 from collections.abc import AsyncIterator, Callable
-from pathlib import Path
 from typing import Any
 
 import anyio
@@ -44,31 +42,17 @@ def build(options: Options, plan: Plan) -> tuple[Any, Any]:
     from sap_devs.core.log import setup_logging
 
     setup_logging()
-    from sap_devs.adt.config import deferred_errors
+    from sap_devs.cli.serve import build_stdio_server, open_stdio_session, pinned_tools
     from sap_devs.core.errors import SapDevsError
-    from sap_devs.knowledge.layer_paths import default_layers
-    from sap_devs.mcp.registry import DEFAULT_PINNED
-    from sap_devs.mcp.server import build_server
-    from sap_devs.mcp.session import open_session
 
-    cwd = Path(os.getcwd())
     try:
-        with deferred_errors():
-            registry, ctx = open_session(
-                environment=options.environment,
-                profile=options.profile,
-                allow_writes=options.allow_writes,
-                cwd=cwd,
-                layers=default_layers(cwd),
-                system=options.system,
-            )
-        pins = [p.strip() for p in (options.pin or ",".join(DEFAULT_PINNED)).split(",") if p.strip()]
-        server = build_server(registry, ctx, mode=options.tools_mode, pinned=pins)
+        registry, ctx = open_stdio_session(options.profile, options.environment, options.allow_writes, options.system)
+        server = build_stdio_server(registry, ctx, options.tools_mode, options.pin)
     except SapDevsError as exc:
         print(f"sap-devs: {exc}", file=sys.stderr)
         raise SystemExit(2) from None
     mode = registry.resolve_mode(options.tools_mode)
-    listed = [t.name for t in registry.listed(mode, pins)]
+    listed = [t.name for t in registry.listed(mode, pinned_tools(options.pin))]
     if (mode, listed, server.instructions) != (plan.mode, plan.listed, plan.instructions):
         log.error("the fast front's prepared tool list differs from the server's; regenerate front.json")
     return server, ctx
