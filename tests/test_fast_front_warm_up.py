@@ -54,3 +54,35 @@ async def test_the_session_is_idle_only_with_no_request_in_flight() -> None:
     assert not activity.idle.is_set(), "one request is still in flight"
     activity.finished()
     assert activity.idle.is_set()
+
+
+@pytest.mark.parametrize("on_list", [True, False])
+def test_the_first_tools_list_starts_the_warm_up_unless_the_caller_schedules_it(
+    monkeypatch: pytest.MonkeyPatch, on_list: bool
+) -> None:
+    import anyio
+
+    from sap_devs.mcp import front_data, server
+    from sap_devs.mcp.framework import ToolContext
+    from sap_devs.mcp.registry import Registry
+
+    started = threading.Event()
+    monkeypatch.setattr(server, "warm_up", lambda ctx: started.set())
+    built = server.build_server(Registry.default(), ToolContext(), warm_up_on_list=on_list)
+    opening = [
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "initialize",
+            "params": {
+                "protocolVersion": "2025-11-25",
+                "capabilities": {},
+                "clientInfo": {"name": "t", "version": "1"},
+            },
+        },
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
+    ]
+    replies = anyio.run(front_data.exchange, built, opening)
+    assert "result" in replies[1]
+    assert started.wait(5 if on_list else 0.3) is on_list

@@ -46,7 +46,9 @@ def pinned_tools(pinned: str | None) -> list[str]:
     return [p.strip() for p in (pinned or ",".join(DEFAULT_PINNED)).split(",") if p.strip()]
 
 
-def build_stdio_server(registry: Any, ctx: Any, tools_mode: str = "auto", pinned: str | None = None) -> Any:
+def build_stdio_server(
+    registry: Any, ctx: Any, tools_mode: str = "auto", pinned: str | None = None, *, warm_up_on_list: bool = True
+) -> Any:
     """The SDK server for a session from ``open_stdio_session``; SapDevsError for an unknown mode or pin."""
     from sap_devs.core.errors import SapDevsError
     from sap_devs.mcp.server import build_server
@@ -55,7 +57,7 @@ def build_stdio_server(registry: Any, ctx: Any, tools_mode: str = "auto", pinned
     unknown = [p for p in pins if p not in registry]
     if unknown:
         raise SapDevsError(f"Cannot pin unknown tool(s): {', '.join(unknown)}.", hint="Check `sap-devs tools list`.")
-    return build_server(registry, ctx, mode=tools_mode, pinned=pins)
+    return build_server(registry, ctx, mode=tools_mode, pinned=pins, warm_up_on_list=warm_up_on_list)
 
 
 def run_server(

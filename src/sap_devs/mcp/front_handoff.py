@@ -47,7 +47,8 @@ def build(options: Options, plan: Plan) -> tuple[Any, Any]:
 
     try:
         registry, ctx = open_stdio_session(options.profile, options.environment, options.allow_writes, options.system)
-        server = build_stdio_server(registry, ctx, options.tools_mode, options.pin)
+        # warming up is scheduled for quiet moments here (see warm()), not at the first tools/list
+        server = build_stdio_server(registry, ctx, options.tools_mode, options.pin, warm_up_on_list=False)
     except SapDevsError as exc:
         print(f"sap-devs: {exc}", file=sys.stderr)
         raise SystemExit(2) from None

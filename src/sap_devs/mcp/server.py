@@ -58,8 +58,15 @@ class SapDevsServer(Server):
 
 
 def build_server(
-    registry: Registry, ctx: ToolContext, *, mode: str = "full", pinned: Iterable[str] = DEFAULT_PINNED
+    registry: Registry,
+    ctx: ToolContext,
+    *,
+    mode: str = "full",
+    pinned: Iterable[str] = DEFAULT_PINNED,
+    warm_up_on_list: bool = True,
 ) -> Any:
+    """``warm_up_on_list``: the first tools/list starts warming up the packs and indexes (off where the
+    caller schedules the warm-up itself, as the fast front's hand-over does)."""
     import mcp_types as types
     from mcp.shared.exceptions import MCPError
 
@@ -69,6 +76,8 @@ def build_server(
     listed = [_mcp_tool(t) for t in shown]
     callable_names = {t.name for t in registry if mode == "progressive" or not t.progressive_only}
     warmed = threading.Event()
+    if not warm_up_on_list:
+        warmed.set()
 
     async def on_list_tools(_rctx: Any, _params: Any) -> types.ListToolsResult:
         if not warmed.is_set():
