@@ -338,22 +338,33 @@ def test_codex_reads_the_whole_block_after_the_repository_agents_md(world: World
 
 def test_claude_code_project_server_waits_for_the_approval_status_names(world: World) -> None:
     """A project's .mcp.json server stays "Pending approval" in Claude Code until the user trusts the
-    folder and approves it; `mcp status` names that step. Claude Code shows the state without a model."""
+    folder and approves it; at each step `mcp status` reads the same verdict from Claude Code's files
+    as `claude mcp get` shows (without a model), and names the step left."""
+    claude_says = {"Pending approval": "pending approval", "Rejected": "rejected", "Connected": "approved"}
+
+    def agree(expected: str, until: str | None = None) -> str:
+        shown = world.client("claude", "mcp", "get", "sap-devs", until=until)
+        status = world.sap_devs("mcp", "status", "-c", "claude-code").stdout
+        verdict = next((claude_says[k] for k in claude_says if k in shown), f"none in {shown!r}")
+        assert verdict == claude_says[expected], shown
+        assert f"Claude Code: {verdict} (" in status, (shown, status)
+        return status
+
     world.sap_devs("mcp", "install", "-c", "claude-code", "--scope", "project")
-    status = world.sap_devs("mcp", "status", "-c", "claude-code").stdout
+    status = agree("Pending approval")
     assert "next: Claude Code asks before it starts servers from a project's .mcp.json" in status, status
-    assert "Pending approval" in world.client("claude", "mcp", "get", "sap-devs")
     # What Claude Code records when the user trusts the folder and approves the server in `claude`.
     config = world.home / ".claude.json"
     data = json.loads(config.read_text(encoding="utf-8")) if config.exists() else {}
     data.setdefault("projects", {})[str(world.project.resolve())] = {"hasTrustDialogAccepted": True}
     config.write_text(json.dumps(data), encoding="utf-8")
+    agree("Pending approval")  # trusted, not approved
     approvals = world.project / ".claude" / "settings.local.json"
     approvals.parent.mkdir()
     approvals.write_text('{"disabledMcpjsonServers": ["sap-devs"]}', encoding="utf-8")
-    assert "Rejected" in world.client("claude", "mcp", "get", "sap-devs")
+    assert "next: Claude Code will not start sap-devs, it was rejected" in agree("Rejected")
     approvals.write_text('{"enabledMcpjsonServers": ["sap-devs"]}', encoding="utf-8")
-    assert "Connected" in world.client("claude", "mcp", "get", "sap-devs", until="Connected")
+    assert "next:" not in agree("Connected", until="Connected")
     world.sap_devs("mcp", "uninstall", "-c", "claude-code", "--scope", "project")
     assert not (world.project / ".mcp.json").exists()
     assert "No MCP server" in world.client("claude", "mcp", "get", "sap-devs")

@@ -186,7 +186,7 @@ def install(
     if not dry_run and done:
         typer.echo(f"Command: {spec.command} {' '.join(spec.args)}")
         for t in done:
-            step = mcp_install.client_step(t) or f"restart {t.client.name} (or start a new session) to load it"
+            step = mcp_install.client_step(t, server) or f"restart {t.client.name} (or start a new session) to load it"
             typer.echo(f"Next, {t.client.name} ({t.scope}): {step}.")
     for warning in _scope_warnings({t.client.id for t in done}, server, root):
         typer.echo(f"Warning: {warning}", err=True)
@@ -229,7 +229,7 @@ def _install_remote(
             state = "set here" if os.environ.get(name) else "NOT set in this shell"
             typer.echo(f"The clients read {name} from their environment when they connect ({state}).")
         for t in done:
-            step = mcp_install.client_step(t) or f"restart {t.client.name} (or start a new session) to load it"
+            step = mcp_install.client_step(t, server) or f"restart {t.client.name} (or start a new session) to load it"
             typer.echo(f"Next, {t.client.name} ({t.scope}): {step}.")
     for warning in _scope_warnings({t.client.id for t in done}, server, root):
         typer.echo(f"Warning: {warning}", err=True)
@@ -308,10 +308,27 @@ def status(
                 state += f" ({row.detail})"
             bad += row.state == "malformed" or row.command_exists is False
             typer.echo(f"{c.id:<15} {row.target.scope:<8} {state} - {row.target.path}")
-            step = mcp_install.client_step(row.target) if row.state == "installed" else None
+            if row.state == "installed":
+                _print_approval(row.target, server)
+            step = mcp_install.client_step(row.target, server) if row.state == "installed" else None
             if step:
                 typer.echo(f"{'':<24} next: {step}")
         for warning in mcp_install.scope_warnings(rows):
             typer.echo(f"Warning: {warning}")
     if bad:
         raise typer.Exit(1)
+
+
+_APPROVAL_WORDS = {"approved": "approved", "rejected": "rejected", "pending": "pending approval"}
+
+
+def _print_approval(t: Any, server: str) -> None:
+    """Claude Code's own verdict on a project server, read from its files, and the files it could not read."""
+    from sap_devs.integrations import mcp_install
+
+    found = mcp_install.client_approval(t, server)
+    if found is None:
+        return
+    typer.echo(f"{'':<24} {t.client.name}: {_APPROVAL_WORDS[found.state]} ({found.evidence})")
+    for problem in found.unreadable:
+        typer.echo(f"{'':<24} warning: {problem}; Claude Code ignores this file too")

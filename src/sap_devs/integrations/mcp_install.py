@@ -26,7 +26,8 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from sap_devs.core.errors import SapDevsError
-from sap_devs.integrations import jsonc, state, toml_edit, yaml_edit
+from sap_devs.integrations import claude_approval, jsonc, state, toml_edit, yaml_edit
+from sap_devs.integrations.claude_approval import Approval
 from sap_devs.integrations.clients import Client, McpConfig, Scope, Shape, resolve
 
 SAP_DEVS = "sap-devs"
@@ -385,6 +386,11 @@ def _split_bom(text: str | None) -> tuple[str, str]:
     return "", text or ""
 
 
+# yaml_edit edits block lists and bracketed lists in place; only layouts it cannot follow (such as
+# ``[name: a]`` or a mapping without braces) are dumped again, and only then are comments lost.
+REWRITTEN_NOTE = "rewritten as plain YAML, without its comments: sap-devs cannot edit this layout in place"
+
+
 # --- operations -----------------------------------------------------------------------------------
 
 
@@ -435,7 +441,7 @@ def install(t: Target, spec: ServerSpec, *, dry_run: bool = False) -> Outcome:
         raise SapDevsError(f"{t.path}: {exc}; sap-devs left the file unchanged.", hint="Fix it by hand.") from None
     _checked(fmt, t, t.path, data, new_text, spec.id, desired)
     new = bom + new_text
-    note = "comments in this file could not be kept (flow-style YAML)" if rewritten else ""
+    note = REWRITTEN_NOTE if rewritten else ""
     diff = unified_diff(t.path, old, new)
     if dry_run:
         return Outcome(t, "would install" if existing is None else "would update", note, diff)
@@ -494,7 +500,7 @@ def uninstall(t: Target, server_id: str, *, dry_run: bool = False) -> Outcome:
     )
     new = None if remove_file else bom + new_text
     diff = unified_diff(t.path, old, new)
-    note = "comments in this file could not be kept (flow-style YAML)" if rewritten else ""
+    note = REWRITTEN_NOTE if rewritten else ""
     if dry_run:
         return Outcome(t, "would remove", note, diff)
     if new is None:  # a file sap-devs created that holds nothing else now
@@ -560,9 +566,8 @@ class StatusRow:
 
 
 # What the user still has to do in the client before a server it reads from the project runs.
+# Claude Code's project scope is not here: its files say whether the server is approved (claude_approval).
 _CLIENT_STEPS: dict[tuple[str, str], str] = {
-    ("claude-code", "project"): "Claude Code asks before it starts servers from a project's .mcp.json: "
-    "run `claude` in the project and approve it (or /mcp), else it stays 'pending approval'",
     ("gemini-cli", "project"): "Gemini CLI disables MCP servers in untrusted folders: "
     "trust the project folder when Gemini asks (or with /permissions)",
     # Gemini CLI 0.61 suppresses user-level servers in an untrusted folder too (`gemini mcp list`: Disabled).
@@ -575,8 +580,21 @@ _CLIENT_STEPS: dict[tuple[str, str], str] = {
 }
 
 
-def client_step(t: Target) -> str | None:
-    """The step left in the client itself before it runs a server from this file (approve, trust the folder)."""
+def client_approval(t: Target, server: str) -> Approval | None:
+    """Claude Code's verdict on a server in a project's .mcp.json (approved, rejected, pending); None elsewhere."""
+    if (t.client.id, t.scope) != ("claude-code", "project"):
+        return None
+    from sap_devs.integrations.clients import home_dir
+
+    return claude_approval.approval(t.path.parent, home_dir(), server)
+
+
+def client_step(t: Target, server: str = SAP_DEVS) -> str | None:
+    """The step left in the client itself before it runs a server from this file (approve, trust the
+    folder); None when there is none, or when Claude Code has already approved it."""
+    found = client_approval(t, server)
+    if found is not None:
+        return claude_approval.next_step(found, server)
     return _CLIENT_STEPS.get((t.client.id, t.scope))
 
 
