@@ -68,6 +68,26 @@ def _tools(ctx: Any) -> list[dict[str, Any]]:
     return list(outcome.structured.get("results") or [])
 
 
+def _for_project(project: dict[str, Any], ctx: Any, results: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The tool results judged by what this project needs where it says (the JDK and Maven of its CAP
+    Java major), not by the packs' minimums for a new project."""
+    if project["detection"].get("cap_runtime") != "java":
+        return results
+    from sap_devs.doctor.baseline import baseline_from
+    from sap_devs.doctor.tool_checks import for_project, install_command, project_needs
+
+    needs = project_needs(Path(project["path"]), baseline_from(ctx.knowledge))
+    if not needs:
+        return results
+    defs = {tool.id: tool for _pack, tool in reversed(list(ctx.knowledge.items("tools")))}  # first pack wins
+    return [
+        for_project(r, needs[r["id"]], install_command(defs[r["id"]]) if r["id"] in defs else None)
+        if r.get("id") in needs
+        else r
+        for r in results
+    ]
+
+
 def _rows(project: dict[str, Any], tools: list[dict[str, Any]]) -> list[dict[str, Any]]:
     rows = []
     for f in project["findings"]:
@@ -101,7 +121,7 @@ def check(
     """Check an SAP project folder (and the developer tools): findings by severity; exit 1 on errors."""
     setup_logging()
     project, ctx = _project(path.expanduser().absolute(), profile)
-    tool_results = _tools(ctx) if tools else []
+    tool_results = _for_project(project, ctx, _tools(ctx)) if tools else []
     rows = _rows(project, tool_results)
     counts = {s: sum(1 for r in rows if r["severity"] == s) for s in _ORDER}
     errors = sum(1 for f in project["findings"] if f["severity"] == "error")

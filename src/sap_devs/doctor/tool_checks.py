@@ -10,10 +10,14 @@ import shlex
 import shutil
 import sys
 from dataclasses import dataclass
-from typing import Literal
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
 
-from sap_devs.doctor.versions import satisfies
+from sap_devs.doctor.versions import parse_version, satisfies
 from sap_devs.knowledge.models import ToolDef
+
+if TYPE_CHECKING:
+    from sap_devs.doctor.baseline import Baseline
 
 Status = Literal["ok", "outdated", "missing", "unknown", "error"]
 DEFAULT_TIMEOUT = 5.0
@@ -89,18 +93,60 @@ async def check_tool(tool: ToolDef, pack: str, *, timeout: float = DEFAULT_TIMEO
             install=install,
         )
     found = match.group(1)
-    verdict = satisfies(found, tool.required)
-    if verdict is None and tool.required == "latest":
-        detail = "installed; whether this is the newest release is not checked offline"
-        return ToolCheck(tool, pack, "ok", found=found, detail=detail, install=install)
+    status, detail = judge(found, tool.required)
+    return ToolCheck(tool, pack, status, found=found, detail=detail, install=install)
+
+
+def judge(found: str, required: str) -> tuple[Status, str | None]:
+    """The status of an installed version against a requirement, and why when it is not plainly ok."""
+    verdict = satisfies(found, required)
+    if verdict is None and required == "latest":
+        return "ok", "installed; whether this is the newest release is not checked offline"
     if verdict is None:
-        detail = f"cannot compare {found!r} with {tool.required!r}"
-        return ToolCheck(tool, pack, "unknown", found=found, detail=detail, install=install)
+        return "unknown", f"cannot compare {found!r} with {required!r}"
     if verdict:
-        return ToolCheck(tool, pack, "ok", found=found, install=install)
-    return ToolCheck(
-        tool, pack, "outdated", found=found, detail=f"{found} does not satisfy {tool.required}", install=install
-    )
+        return "ok", None
+    return "outdated", f"{found} does not satisfy {required}"
+
+
+# --- what this project needs ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ProjectNeed:
+    """A tool requirement that comes from the project, not from the pack's minimum for new projects."""
+
+    required: str
+    why: str
+
+
+def project_needs(root: Path, baseline: Baseline) -> dict[str, ProjectNeed]:
+    """Tool id -> what this project needs: the JDK and Maven of the CAP Java major in its pom.xml.
+
+    The tools.yaml minimums are for the current CAP Java major; a project on an older major that is
+    still maintained builds with an older JDK (CAP Java 4: 17), so it is judged by its own major."""
+    from sap_devs.doctor.mistakes import cap_java_runtime
+    from sap_devs.doctor.project import _Reader
+
+    runtime = cap_java_runtime(root, _Reader(root))
+    have = parse_version(runtime) if runtime else None
+    if have is None:
+        return {}
+    why = f"CAP Java {have[0]} (cds-services {runtime} in pom.xml)"
+    tables = {"java": baseline.jdk_for_cap_java, "maven": baseline.maven_for_cap_java}
+    return {tool_id: ProjectNeed(table[have[0]], why) for tool_id, table in tables.items() if have[0] in table}
+
+
+def for_project(result: dict[str, Any], need: ProjectNeed, install: str | None) -> dict[str, Any]:
+    """A check_tools result judged again against what the project needs instead of the pack's minimum."""
+    out = {**result, "required": need.required}
+    found = result.get("found")
+    if not found or result.get("status") not in ("ok", "outdated", "unknown"):
+        return out  # missing or not answering: the requirement shown is the project's, nothing else changes
+    status, detail = judge(str(found), need.required)
+    note = f"{need.why} needs {need.required}"
+    fix = install if status != "ok" else None
+    return {**out, "status": status, "detail": f"{detail}; {note}" if detail else note, "install": fix}
 
 
 async def check_tools(tools: list[tuple[str, ToolDef]], *, timeout: float = DEFAULT_TIMEOUT) -> list[ToolCheck]:
