@@ -368,3 +368,19 @@ def test_claude_code_project_server_waits_for_the_approval_status_names(world: W
     world.sap_devs("mcp", "uninstall", "-c", "claude-code", "--scope", "project")
     assert not (world.project / ".mcp.json").exists()
     assert "No MCP server" in world.client("claude", "mcp", "get", "sap-devs")
+
+
+def test_codex_reads_the_whole_global_agents_md(world: World) -> None:
+    """~/.codex/AGENTS.md is outside Codex's 32 KiB project limit: with 34 KB of the user's own rules
+    in it, inject --scope user writes the full block and Codex reads it to the end marker."""
+    agents = world.home / ".codex" / "AGENTS.md"
+    agents.parent.mkdir()
+    mine = "".join(f"- Personal rule {n}: prefer small functions in module {n}.\n" for n in range(600))
+    agents.write_text(mine, encoding="utf-8")
+    out = world.sap_devs("inject", "-c", "codex", "--scope", "user", "--verbosity", "full").stdout
+    assert "which the client reads whole" in out and "lowered" not in out and "left out" not in out, out
+    assert len(agents.read_bytes()) > 2 * 32_768
+    prompt = world.client("codex", "debug", "prompt-input", "hi")
+    assert "- Personal rule 599:" in prompt and "<!-- sap-devs:end -->" in prompt, prompt[-2000:]
+    world.sap_devs("inject", "-c", "codex", "--scope", "user", "--uninstall")
+    assert agents.read_text(encoding="utf-8") == mine

@@ -95,7 +95,8 @@ class McpConfig:
 class InstructionFile:
     scope: Scope
     path: PathSpec
-    budget: int  # what the client reads of the whole file (user's text included); it truncates or ignores more
+    budget: int | None  # what the client reads of the whole file (user's text included); it truncates or
+    # ignores more. None: the client reads the file whole, however long.
     front_matter: str = ""  # written only when sap-devs creates the file
     unit: Literal["chars", "bytes"] = "chars"
 
@@ -200,10 +201,14 @@ CLIENTS: tuple[Client, ...] = (
             McpConfig("user", "~/.codex/config.toml", "toml", ("mcp_servers",), "plain"),
             McpConfig("project", "{project}/.codex/config.toml", "toml", ("mcp_servers",), "plain"),
         ),
-        # Codex reads at most 32 KiB of AGENTS.md (project_doc_max_bytes).
+        # Codex reads at most 32 KiB of the project's AGENTS.md files together (project_doc_max_bytes,
+        # see agents_chain). The global ~/.codex/AGENTS.md is outside that limit and read whole
+        # (Codex 0.171: a 120 KB file reached the prompt to its last line), so no budget: a stricter
+        # one would shrink or drop packs for a limit Codex does not have. The default block stays
+        # lean anyway (inject.LEAN_CHARS); a larger one only comes with a --verbosity the user chose.
         instructions=(
             InstructionFile("project", "{project}/AGENTS.md", 32_768, unit="bytes"),
-            InstructionFile("user", "~/.codex/AGENTS.md", 32_768, unit="bytes"),
+            InstructionFile("user", "~/.codex/AGENTS.md", None, unit="bytes"),
         ),
     ),
     Client(

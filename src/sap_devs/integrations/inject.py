@@ -10,6 +10,7 @@ that were ours.
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,6 +32,8 @@ _META = re.compile(r"<!-- sap-devs inject: profile=(\S+) verbosity=(\w+) packs=(
 
 LEAN_CHARS = 12_000
 """The default block's ceiling: about 3,000 tokens, estimated as characters / 4."""
+READ_WHOLE = sys.maxsize
+"""The limit of a file the client reads whole (Codex's ~/.codex/AGENTS.md): every block fits."""
 
 WORKFLOW = """## Which sap-devs tool to call when
 
@@ -435,9 +438,10 @@ def room(t: InjectTarget, assemble: Callable[[str], str]) -> Room:
         before = found.bytes_before
         describe_others = agents_chain.describe_before(found)
         return Room(found.limit, lambda block: before + len(assemble(block).encode("utf-8")), "bytes", describe_others)
+    limit = READ_WHOLE if t.file.budget is None else t.file.budget
     if t.file.unit == "bytes":
-        return Room(t.file.budget, lambda block: len(assemble(block).encode("utf-8")), "bytes")
-    return Room(t.file.budget, lambda block: len(assemble(block)), "characters")
+        return Room(limit, lambda block: len(assemble(block).encode("utf-8")), "bytes")
+    return Room(limit, lambda block: len(assemble(block)), "characters")
 
 
 def _codex_project(t: InjectTarget) -> bool:
@@ -595,6 +599,8 @@ def status(t: InjectTarget, load: PackLoader, verbosity: Verbosity | None, profi
 def describe(block: Block) -> str:
     """The packs in a block, and what was shrunk, left out or cut to fit the client's limit."""
     note = f"packs: {', '.join(block.packs)}; file {block.size:,} of {block.limit:,} {block.unit} the client reads"
+    if block.limit == READ_WHOLE:
+        note = f"packs: {', '.join(block.packs)}; file {block.size:,} {block.unit}, which the client reads whole"
     if block.others:
         note += f" (counting {block.others})"
     if block.shrunk:
