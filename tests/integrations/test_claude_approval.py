@@ -150,3 +150,19 @@ def test_status_and_install_follow_the_approval(env: dict[str, str], home: Path,
     assert (
         f"warning: {local}: malformed JSON at line 1" in proc.stdout and "Claude Code ignores this file" in proc.stdout
     )
+
+
+def test_local_scope_in_a_git_subfolder_goes_under_the_git_root(env: dict[str, str], home: Path, project: Path) -> None:
+    """Claude Code keeps a project's local servers, like its trust, under the git root."""
+    (project / ".git").mkdir()
+    app = project / "app"
+    app.mkdir()
+    assert run(env, app, "mcp", "install", "-c", "claude-code", "--scope", "local").returncode == 0
+    projects = json.loads((home / ".claude.json").read_text(encoding="utf-8"))["projects"]
+    assert (
+        list(projects) == [project.resolve().as_posix()]
+        and "sap-devs" in projects[project.resolve().as_posix()]["mcpServers"]
+    )
+    status = run(env, app, "mcp", "status", "-c", "claude-code").stdout.splitlines()
+    [local] = [line for line in status if line.split()[:2] == ["claude-code", "local"]]
+    assert local.split()[2] == "installed,", local

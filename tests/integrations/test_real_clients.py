@@ -384,3 +384,13 @@ def test_codex_reads_the_whole_global_agents_md(world: World) -> None:
     assert "- Personal rule 599:" in prompt and "<!-- sap-devs:end -->" in prompt, prompt[-2000:]
     world.sap_devs("inject", "-c", "codex", "--scope", "user", "--uninstall")
     assert agents.read_text(encoding="utf-8") == mine
+
+
+def test_claude_code_local_scope_from_a_git_subfolder(world: World) -> None:
+    """Claude Code keeps local-scope servers under the git root's path: installed from a subfolder of
+    a repository, sap-devs is still connected there."""
+    (world.project.parent / ".git").mkdir()
+    world.sap_devs("mcp", "install", "-c", "claude-code", "--scope", "local")
+    assert "Connected" in world.client("claude", "mcp", "get", "sap-devs", until="Connected")
+    world.sap_devs("mcp", "uninstall", "-c", "claude-code", "--scope", "local")
+    assert "No MCP server" in world.client("claude", "mcp", "get", "sap-devs")

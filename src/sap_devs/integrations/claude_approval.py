@@ -52,7 +52,7 @@ def git_root(folder: Path) -> Path | None:
 
 
 def trust_key(project: Path) -> str:
-    """The ``projects`` key Claude Code keeps the folder's trust under in ~/.claude.json."""
+    """The ``projects`` key Claude Code keeps the project under in ~/.claude.json (trust, local servers)."""
     project = project.resolve()
     return (git_root(project) or project).as_posix()
 

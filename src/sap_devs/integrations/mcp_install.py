@@ -174,8 +174,10 @@ class Target:
 
 
 def project_key(project: Path) -> str:
-    """How Claude Code names a project in ~/.claude.json: its absolute path with forward slashes."""
-    return project.resolve().as_posix()
+    """How Claude Code names a project in ~/.claude.json: the absolute path, forward slashes, of the
+    git root when the project is in a git repository (Claude Code 2.1 reads a local-scope server
+    written under a subfolder's own path from nowhere), else of the folder."""
+    return claude_approval.trust_key(project)
 
 
 def target(client: Client, config: McpConfig, home: Path, project: Path, server_id: str) -> Target:
