@@ -12,6 +12,9 @@ log = logging.getLogger(__name__)
 
 MAX_HEADER_BYTES = 64 * 1024
 GRACEFUL_SECONDS = 30
+HTTP_PROTOCOL = "sap_devs.http.no_delay:NoDelayH11Protocol"
+"""An import string, not the class: ``--workers`` processes load it by name, and the stdio server
+never imports uvicorn."""
 
 
 def uvicorn_options(settings: HttpSettings) -> dict[str, Any]:
@@ -26,6 +29,7 @@ def uvicorn_options(settings: HttpSettings) -> dict[str, Any]:
         "timeout_graceful_shutdown": GRACEFUL_SECONDS,
         "timeout_keep_alive": 30,
         "lifespan": "on",
+        "http": HTTP_PROTOCOL,
     }
 
 
