@@ -1,15 +1,18 @@
 """sap-devs over Streamable HTTP on loopback: requests/s and latency at 1, 8 and 32 concurrent clients.
 
 Starts `sap-devs mcp serve --transport http` (1 and 2 uvicorn workers) with an API key, waits for
-/readyz, then sends stateless JSON-RPC POSTs to /mcp from N concurrent httpx clients for a fixed time
-per method: tools/list, tools/call get_known_errors, tools/call search_docs. Prints throughput,
-p50/p99 latency, the 1 -> 2 worker ratio and the resident memory of each worker.
+/readyz, then sends stateless JSON-RPC POSTs to /mcp from N concurrent clients (each its own
+kept-alive connection) for a fixed time per method: tools/list, tools/call get_known_errors,
+tools/call search_docs. Prints throughput, p50/p99 latency, the server's and this load generator's
+CPU per request, the 1 -> 2 worker ratio and the resident memory of each worker. On a machine with
+few CPUs the load generator shares them with the workers: the CPU columns say how much.
 Usage: python benchmarks/http_latency.py [seconds per cell, default 5] [workers, default "1,2"]
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import socket
 import statistics
@@ -70,7 +73,36 @@ def children(pid: int) -> list[int]:
         return []
 
 
-async def load(url: str, key: str, body: dict, clients: int, seconds: float) -> tuple[int, int, list[float]]:
+class Connection:
+    """One kept-alive HTTP/1.1 connection writing each request in one send with TCP_NODELAY: a load
+    generator that costs the shared CPUs a fraction of what httpx does, so the figures are the server's."""
+
+    def __init__(self, port: int, headers: dict[str, str]) -> None:
+        self.port = port
+        self.head = "".join(f"{k}: {v}\r\n" for k, v in {"host": f"127.0.0.1:{port}", **headers}.items())
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+
+    async def post(self, path: str, body: bytes) -> tuple[int, bytes]:
+        if self.writer is None:
+            self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
+            self.writer.get_extra_info("socket").setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        assert self.reader is not None
+        self.writer.write(f"POST {path} HTTP/1.1\r\n{self.head}content-length: {len(body)}\r\n\r\n".encode() + body)
+        status = int((await self.reader.readline()).split()[1])
+        length = 0
+        while (line := await self.reader.readline()) not in (b"\r\n", b""):
+            name, _, value = line.partition(b":")
+            if name.strip().lower() == b"content-length":
+                length = int(value)
+        return status, await self.reader.readexactly(length)
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+
+
+async def load(port: int, key: str, body: dict, clients: int, seconds: float) -> tuple[int, int, list[float]]:
     latencies: list[float] = []
     errors = 0
     stop = time.perf_counter() + seconds
@@ -78,15 +110,19 @@ async def load(url: str, key: str, body: dict, clients: int, seconds: float) -> 
 
     async def client() -> None:
         nonlocal errors
-        async with httpx.AsyncClient(timeout=30, limits=httpx.Limits(max_connections=1)) as http:
+        connection = Connection(port, headers)
+        try:
             i = 0
             while time.perf_counter() < stop:
                 i += 1
+                payload = json.dumps({"jsonrpc": "2.0", "id": i, **body}).encode()
                 start = time.perf_counter()
-                r = await http.post(url, json={"jsonrpc": "2.0", "id": i, **body}, headers=headers)
-                if r.status_code != 200 or "error" in r.json():
-                    errors += 1
+                status, answer = await connection.post("/mcp", payload)
                 latencies.append(time.perf_counter() - start)
+                if status != 200 or b'"error"' in answer[:200] or b'"isError":true' in answer.replace(b" ", b""):
+                    errors += 1
+        finally:
+            connection.close()
 
     await asyncio.gather(*(client() for _ in range(clients)))
     return len(latencies), errors, latencies
@@ -132,20 +168,24 @@ def run(workers: int, seconds: float) -> dict[tuple[str, int], float]:
                 raise SystemExit("server did not become ready")
             time.sleep(0.2)
         for body in CALLS.values():  # warm every worker (first search_docs opens the index)
-            asyncio.run(load(base + "/mcp", key.stdout.strip(), body, 4 * workers, 1.0))
-        print(f"\n{workers} worker(s)")
+            asyncio.run(load(port, key.stdout.strip(), body, 4 * workers, 1.0))
+        print(f"\n{workers} worker(s), load {os.getloadavg()[0]:.1f}")
         pids = children(proc.pid) if workers > 1 else [proc.pid]
         worker_pids = [p for p in pids if rss_mb(p) > 40] or pids
-        print(f"{'call':18} {'clients':>7} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'errors':>6} {'CPU ms/req':>10}")
+        print(
+            f"{'call':18} {'clients':>7} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'errors':>6} {'CPU ms/req':>10}"
+            f" {'client CPU':>10}"
+        )
         for name, body in CALLS.items():
             for clients in (1, 8, 32):
-                cpu = cpu_seconds(worker_pids)
-                n, errors, lat = asyncio.run(load(base + "/mcp", key.stdout.strip(), body, clients, seconds))
+                cpu, own = cpu_seconds(worker_pids), time.process_time()
+                n, errors, lat = asyncio.run(load(port, key.stdout.strip(), body, clients, seconds))
                 cpu_ms = (cpu_seconds(worker_pids) - cpu) * 1000 / max(n, 1)
+                client_ms = (time.process_time() - own) * 1000 / max(n, 1)
                 rates[(name, clients)] = n / seconds
                 print(
                     f"{name:18} {clients:7d} {n / seconds:8.0f} {pct(lat, 50):8.1f} {pct(lat, 99):8.1f} {errors:6d}"
-                    f" {cpu_ms:10.2f}"
+                    f" {cpu_ms:10.2f} {client_ms:10.2f}"
                 )
         print("worker RSS MB: " + ", ".join(f"{rss_mb(p):.0f}" for p in worker_pids))
     finally:
