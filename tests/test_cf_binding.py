@@ -79,7 +79,8 @@ def test_public_url_from_the_route() -> None:
 
 
 class Xsuaa(Issuer):
-    """XSUAA's shape: tokens name <url>/oauth/token as issuer, keys at <url>/token_keys, no discovery."""
+    """XSUAA's shape: tokens name <url>/oauth/token as issuer, keys at <url>/token_keys (its OpenID
+    configuration as UAA serves it: tests/test_http_issuer_discovery.py)."""
 
     def __init__(self, idp: Loopback) -> None:
         super().__init__(idp)

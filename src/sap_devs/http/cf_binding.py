@@ -66,8 +66,10 @@ def oidc_from_binding(env: dict[str, str], scopes: list[str]) -> OidcSettings | 
     if not url or not client_id:
         raise SapDevsError(f"The bound {binding['label']} instance {binding.get('name')!r} has no url or clientid.")
     if binding["label"] == "xsuaa":
-        # XSUAA signs with keys at /token_keys and names /oauth/token as issuer; it has no discovery
-        # document. Tokens carry the client id, or the xsappname when another app was granted our scopes.
+        # XSUAA signs with keys at /token_keys and names <url>/oauth/token as issuer, in its tokens and
+        # in its OpenID configuration (served at <url>/oauth/token/.well-known/openid-configuration, where
+        # MCP clients look for that issuer). Tokens carry the client id, or the xsappname when another
+        # app was granted our scopes.
         xsappname = str(credentials.get("xsappname") or "")
         audience = [a for a in (client_id, xsappname) if a]
         expanded = [s.replace(XSAPPNAME, xsappname) for s in scopes] if xsappname else scopes

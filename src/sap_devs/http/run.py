@@ -62,9 +62,13 @@ def serve_http(
     import uvicorn
 
     if settings.oidc is not None:  # a wrong issuer or JWKS URL is one clear line, before anything listens
+        from sap_devs.http.issuer_discovery import discovery_problem
         from sap_devs.http.oidc import OidcVerifier
 
         anyio.run(OidcVerifier(settings.oidc).start)
+        problem = anyio.run(discovery_problem, settings.oidc.issuer)
+        if problem:  # tokens still verify; only clients that run the OAuth flow themselves are affected
+            print(f"sap-devs: warning: {problem}", file=sys.stderr)
     auth = ", ".join(
         name for name, on in (("API keys", settings.api_keys is not None), ("OIDC", settings.oidc is not None)) if on
     )
