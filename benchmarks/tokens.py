@@ -1,5 +1,11 @@
-"""Size of tools/list in bytes and tokens, in full and progressive mode, with and without the ABAP tools.
+"""Size of tools/list in bytes and tokens per environment, in full and progressive mode.
 
+Environments: the knowledge tools alone (no SAP_URL), then each ABAP system environment (onprem,
+cloud, legacy) read-only, with --allow-writes, and with every opt-in (writes, table data,
+transports). Issue 16 keeps full mode at or below 200 tokens per tool.
+
+"model sees" counts only what Claude Code puts in front of the model (name, description, input
+schema; see anthropics/claude-code#54197): titles, annotations and output schemas serve the client.
 Tokens are counted with tiktoken's cl100k_base when it is installed, else estimated as bytes / 4.
 To show how each mode scales, the run also adds 200 synthetic operations shaped like the real ones.
 Usage: python benchmarks/tokens.py
@@ -65,31 +71,49 @@ def synthetic(n: int) -> list[Tool]:
     ]
 
 
-async def measure(registry: Registry, mode: str) -> tuple[int, int, int, int]:
+def _json(value: object) -> str:
+    # compact separators: the SDK writes JSON-RPC messages without spaces
+    return json.dumps(value, separators=(",", ":"))
+
+
+async def measure(registry: Registry, mode: str) -> tuple[int, int, int, int, int]:
     server = build_server(registry, ToolContext(), mode=mode)
     instructions = tokens(server.instructions or "")
     async with Client(server, mode="legacy") as client:
-        listed = (await client.list_tools()).tools
-    # compact separators: the SDK writes JSON-RPC messages without spaces
-    text = json.dumps(
-        [t.model_dump(by_alias=True, mode="json", exclude_none=True) for t in listed], separators=(",", ":")
-    )
-    return len(listed), len(text.encode()), tokens(text), instructions
+        listed = [
+            t.model_dump(by_alias=True, mode="json", exclude_none=True) for t in (await client.list_tools()).tools
+        ]
+    text = _json(listed)
+    seen = _json([{k: t[k] for k in ("name", "description", "inputSchema")} for t in listed])
+    return len(listed), len(text.encode()), tokens(text), tokens(seen), instructions
+
+
+def environments() -> list[tuple[str, Registry]]:
+    tools = discover()
+    rows = [("knowledge tools (no SAP_URL)", Registry(tools))]
+    for env in ("onprem", "cloud", "legacy"):
+        rows += [
+            (f"{env}: ABAP read", Registry(tools, environment=env, system=True)),
+            (f"{env}: + --allow-writes", Registry(tools, environment=env, system=True, writes=True)),
+            (
+                f"{env}: + data and transports",
+                Registry(tools, environment=env, system=True, writes=True, data=True, transports=True),
+            ),
+        ]
+    rows.append(("onprem + 200 synthetic operations", Registry([*tools, *synthetic(200)], system=True, writes=True)))
+    return rows
 
 
 async def main() -> None:
     print(f"token counting: {METHOD}")
     print("tokens/tool is tools/list alone; instr. is the server instructions, sent once at initialize")
-    print(f"{'registry':38} {'mode':12} {'listed':>6} {'bytes':>8} {'tokens':>7} {'tokens/tool':>11} {'instr.':>7}")
-    for label, registry in (
-        ("knowledge tools (no SAP_URL)", Registry(discover())),
-        ("+ ABAP read tools (SAP_URL set)", Registry(discover(), system=True)),
-        ("+ ABAP write tools (--allow-writes)", Registry(discover(), system=True, writes=True)),
-        ("+ 200 synthetic operations", Registry([*discover(), *synthetic(200)], system=True, writes=True)),
-    ):
+    header = f"{'registry':34} {'mode':12} {'listed':>6} {'bytes':>7} {'tokens':>7} {'tokens/tool':>11}"
+    print(f"{header} {'model sees/tool':>15} {'instr.':>6}")
+    for label, registry in environments():
         for mode in ("full", "progressive"):
-            listed, size, count, instr = await measure(registry, mode)
-            print(f"{label:38} {mode:12} {listed:>6} {size:>8} {count:>7} {count / listed:>11.0f} {instr:>7}")
+            listed, size, count, seen, instr = await measure(registry, mode)
+            row = f"{label:34} {mode:12} {listed:>6} {size:>7} {count:>7} {count / listed:>11.0f}"
+            print(f"{row} {seen / listed:>15.0f} {instr:>6}")
 
 
 if __name__ == "__main__":

@@ -35,8 +35,9 @@ def build_instructions(tools: Iterable[ToolSpec], *, mode: str = "full", operati
         lines += [f"- {t.instruction}" for t in tools if t.instruction]
     lines += [
         "",
-        "List results come as {count, total, results, hint}: read the hint, it says how to refine or widen a "
-        "search. Cite the URLs the tools return instead of inventing SAP links.",
+        "List results come as {count, total, results, hint}, some with more fields. Any result may carry a hint: "
+        "read it, it says how to refine or widen a search or what to do next. Cite the URLs the tools return "
+        "instead of inventing SAP links.",
     ]
     sources = [t.name for t in tools if shared_shape(t.output_schema) == "source"]
     if sources:
