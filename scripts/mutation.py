@@ -66,9 +66,14 @@ TARGETS: dict[str, tuple[list[str], list[str] | None]] = {
         None,
     ),
     "integrations/inject.py": (
-        ["tests/integrations/test_inject.py"],
+        ["tests/integrations/test_inject.py", "tests/integrations/test_inject_markers.py"],
         ["find_block", "_written_by_us", "_meta", "_assembler", "_newline", "neutralise", "uninstall"],
     ),
+    "integrations/agents_chain.py": (
+        ["tests/integrations/test_agents_chain.py", "tests/integrations/test_inject.py"],
+        None,
+    ),
+    "integrations/yaml_flow.py": (["tests/integrations/test_formats.py"], None),
     "knowledge/error_text.py": (
         ["tests/test_error_text.py", "tests/test_refusals.py", "tests/test_known_error_matching.py"],
         None,
@@ -429,6 +434,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--list", action="store_true", help="print the mutants and exit")
     parser.add_argument("--show", type=int, metavar="INDEX", help="print one mutant's source diff and exit")
     parser.add_argument("--json", type=Path, help="also write the results to this file")
+    parser.add_argument(
+        "--only", type=lambda s: {int(i) for i in s.split(",")}, metavar="I,J", help="run only these mutant indices"
+    )
     parser.add_argument("--issue", action="store_true", help="run only the hand-written mutants of issue 19")
     parser.add_argument(
         "--without", action="append", default=[], metavar="TEST_FILE", help="leave this test file out (before/after)"
@@ -461,6 +469,8 @@ def main(argv: list[str] | None = None) -> int:
                 break
             started = time.monotonic()
             chosen = [m for m in issue_mutants() if m.module == module] if args.issue else None
+            if args.only:  # re-check given survivors after adding tests
+                chosen = [m for m in (chosen or mutants(module)) if m.index in args.only]
             if chosen == []:
                 continue
             result = run_module(module, workers, args.budget, args.timeout, chosen)
