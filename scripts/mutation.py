@@ -79,7 +79,12 @@ TARGETS: dict[str, tuple[list[str], list[str] | None]] = {
         None,
     ),
     "knowledge/queries.py": (
-        ["tests/test_error_text.py", "tests/test_refusals.py", "tests/test_known_error_matching.py"],
+        [
+            "tests/test_error_text.py",
+            "tests/test_refusals.py",
+            "tests/test_known_error_matching.py",
+            "tests/test_known_error_ranking.py",
+        ],
         ["find_known_errors", "_share", "_facts_by_entry", "boost"],
     ),
 }

@@ -1,0 +1,124 @@
+"""Which AGENTS.md files Codex reads with the project's own, and the limit they share: the
+behaviour ``inject`` fits the block into (mutants scripts/mutation.py found in agents_chain.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from sap_devs.integrations import agents_chain
+from sap_devs.integrations.agents_chain import DEFAULT_LIMIT, chain, describe_before, global_hidden_by, settings
+
+
+def _config(home: Path, text: str | bytes) -> None:
+    folder = home / ".codex"
+    folder.mkdir(exist_ok=True)
+    target = folder / "config.toml"
+    target.write_bytes(text if isinstance(text, bytes) else text.encode("utf-8"))
+
+
+@pytest.mark.parametrize(
+    ("config", "limit"),
+    [
+        ("project_doc_max_bytes = 1\n", 1),
+        ("project_doc_max_bytes = 0\n", DEFAULT_LIMIT),
+        ("project_doc_max_bytes = -5\n", DEFAULT_LIMIT),
+        ("project_doc_max_bytes = true\n", DEFAULT_LIMIT),
+        ('project_doc_max_bytes = "16384"\n', DEFAULT_LIMIT),
+        ("project_doc_max_bytes = 16384.0\n", DEFAULT_LIMIT),
+        ("project_doc_max_bytes = [\n", DEFAULT_LIMIT),  # not TOML: Codex's defaults
+        (b"project_doc_max_bytes = 100 # \xff\n", DEFAULT_LIMIT),  # not UTF-8
+        ('model = "o3"\n', DEFAULT_LIMIT),
+    ],
+)
+def test_the_limit_from_the_config_or_the_default(home: Path, config: str | bytes, limit: int) -> None:
+    _config(home, config)
+    assert settings(home).limit == limit
+
+
+def test_no_config_gives_the_defaults(home: Path) -> None:
+    assert settings(home) == agents_chain.Settings(DEFAULT_LIMIT, ())
+
+
+def test_codex_home_moves_the_config(home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    elsewhere = tmp_path / "codex-home"
+    elsewhere.mkdir()
+    (elsewhere / "config.toml").write_text("project_doc_max_bytes = 4096\n", encoding="utf-8")
+    _config(home, "project_doc_max_bytes = 100\n")
+    monkeypatch.setenv("CODEX_HOME", str(elsewhere))
+    assert settings(home).limit == 4096
+
+
+def test_fallback_names_keep_only_non_empty_strings(home: Path) -> None:
+    _config(home, 'project_doc_fallback_filenames = ["TEAM.md", "", 3, "CLAUDE.md"]\n')
+    assert settings(home).fallbacks == ("TEAM.md", "CLAUDE.md")
+    _config(home, 'project_doc_fallback_filenames = "TEAM.md"\n')
+    assert settings(home).fallbacks == ()
+
+
+@pytest.fixture
+def repo(project: Path) -> Path:
+    """A repository root (it holds .git) with the project folder one level down."""
+    (project.parent / ".git").mkdir()
+    return project.parent
+
+
+def test_the_files_above_the_project_are_counted_from_the_root_down(home: Path, repo: Path, project: Path) -> None:
+    (repo.parent / "AGENTS.md").write_text("above the repository\n", encoding="utf-8")  # not read by Codex
+    (repo / "AGENTS.md").write_text("root\n", encoding="utf-8")
+    found = chain(project / "AGENTS.md", home)
+    assert found.before == [(repo / "AGENTS.md", 5)] and found.bytes_before == 5
+    assert found.limit == 32_768 and found.hidden_by is None  # Codex's default project_doc_max_bytes
+    assert describe_before(found) == f"5 bytes of {repo / 'AGENTS.md'} that Codex reads first"
+
+
+def test_without_a_repository_only_the_projects_own_folder_counts(home: Path, project: Path) -> None:
+    (project.parent / "AGENTS.md").write_text("x" * 500, encoding="utf-8")
+    found = chain(project / "AGENTS.md", home)
+    assert found.before == [] and found.bytes_before == 0 and describe_before(found) == ""
+
+
+def test_an_override_beats_agents_md_and_a_fallback_name_counts(home: Path, repo: Path, project: Path) -> None:
+    nested = project / "app"
+    nested.mkdir()
+    (repo / "AGENTS.md").write_text("a" * 100, encoding="utf-8")
+    (repo / "AGENTS.override.md").write_text("o" * 7, encoding="utf-8")
+    (project / "TEAM.md").write_text("t" * 30, encoding="utf-8")
+    _config(home, 'project_doc_fallback_filenames = ["TEAM.md"]\n')
+    found = chain(nested / "AGENTS.md", home)
+    assert found.before == [(repo / "AGENTS.override.md", 7), (project / "TEAM.md", 30)]
+    assert found.bytes_before == 37
+    assert describe_before(found).startswith("37 bytes of ")
+
+
+def test_empty_files_above_are_not_listed(home: Path, repo: Path, project: Path) -> None:
+    (repo / "AGENTS.md").write_text("", encoding="utf-8")
+    assert chain(project / "AGENTS.md", home).before == []
+
+
+def test_a_folder_named_like_the_file_is_not_read(home: Path, repo: Path, project: Path) -> None:
+    (repo / "AGENTS.override.md").mkdir()
+    (repo / "AGENTS.md").write_text("root\n", encoding="utf-8")
+    assert chain(project / "AGENTS.md", home).before == [(repo / "AGENTS.md", 5)]
+
+
+def test_the_file_codex_reads_instead_of_ours(home: Path, project: Path) -> None:
+    ours = project / "AGENTS.md"
+    ours.write_text("mine\n", encoding="utf-8")
+    assert chain(ours, home).hidden_by is None, "our own file is not hiding itself"
+    (project / "AGENTS.override.md").write_text("", encoding="utf-8")
+    assert chain(ours, home).hidden_by == project / "AGENTS.override.md"
+
+
+def test_the_global_override_hides_only_when_it_holds_text(home: Path) -> None:
+    folder = home / ".codex"
+    folder.mkdir()
+    assert global_hidden_by(home) is None
+    override = folder / "AGENTS.override.md"
+    override.write_text(" \n\n", encoding="utf-8")
+    assert global_hidden_by(home) is None
+    override.write_text("My global rules\n", encoding="utf-8")
+    assert global_hidden_by(home) == override
+    override.write_bytes(b"\xff\xfe rules")
+    assert global_hidden_by(home) is None

@@ -1,0 +1,45 @@
+"""How ``get_known_errors`` weighs an entry whose pattern is nothing but an error code: the code in
+the paste is what identifies it, so a paste without the code gives it no credit for wording it does
+not have (a mutant scripts/mutation.py found surviving in knowledge/queries.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from sap_devs.knowledge.base import KnowledgeBase
+from sap_devs.knowledge.layer_paths import Layer
+from sap_devs.knowledge.queries import find_known_errors
+
+ENTRIES = """
+- id: demo/enoent
+  pattern: "ENOENT"
+  cause: Node.js could not open a file because the path in the message does not exist.
+  fix: Check the path.
+  tags: [node, file]
+- id: demo/no-package-json
+  pattern: "npm ERR! Could not read package.json in the current folder"
+  cause: The command ran outside the project folder.
+  fix: Run it in the project folder.
+  tags: [npm]
+"""
+
+
+@pytest.fixture
+def kb(make_pack) -> KnowledgeBase:
+    return KnowledgeBase.load(layers=[Layer("bundled", make_pack("demo", {"known_errors.yaml": ENTRIES}))])
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "read package.json: the file path does not exist",
+        "could not read package.json, path does not exist: node could not open the file",
+    ],
+)
+def test_a_paste_without_the_code_finds_the_entry_whose_wording_it_holds(kb: KnowledgeBase, message: str) -> None:
+    assert [e.id for _, e in find_known_errors(kb, message)][:1] == ["demo/no-package-json"]
+
+
+def test_the_code_alone_finds_the_code_only_entry(kb: KnowledgeBase) -> None:
+    message = "Error: ENOENT: no such file or directory, open '/home/dev/app/.cdsrc.json'"
+    assert [e.id for _, e in find_known_errors(kb, message)][:1] == ["demo/enoent"]
