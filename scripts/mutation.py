@@ -59,7 +59,7 @@ TARGETS: dict[str, tuple[list[str], list[str] | None]] = {
         ["redact", "check", "_origin", "_redirected", "_once", "_read_capped", "request", "_retry_after"],
     ),
     "core/fs.py": (["tests/test_refusals.py", "tests/test_http_and_cache.py"], None),
-    "core/cache.py": (["tests/test_cache.py", "tests/test_http_and_cache.py"], None),
+    "core/cache.py": (["tests/test_cache.py", "tests/test_cache_rewrite.py", "tests/test_http_and_cache.py"], None),
     "knowledge/layers.py": (["tests/test_layer_rules.py", "tests/test_layers.py", "tests/test_hostile_packs.py"], None),
     "knowledge/trust.py": (
         ["tests/test_trust.py", "tests/test_hostile_packs.py", "tests/integrations/test_trust_cli.py"],
@@ -172,6 +172,111 @@ ISSUE_MUTANTS: list[tuple[str, str, list[tuple[str, str]]]] = [
 ]
 
 
+# Surviving mutants that no test should kill, each with the reason: module -> (text in the original
+# line and the one above it, change, [text in the mutant's changed line,] why). They are still run; a survivor listed here does not count against the score
+# ("score"), while "raw" counts every mutant. A mutant is found by its line's text, not its number.
+_WEIGHT = (
+    "a search weight one step higher changes no top result for the 54 real pastes of benchmarks/real_errors.yaml "
+    "and real_errors_tuning.yaml; benchmarks/known_errors_real.py measures the ranking, tests do not pin weights"
+)
+_SAME_LINE = "a line is a start or an end marker, never both, so the two line numbers are never equal"
+EXPLAINED: dict[str, list[tuple[str, ...]]] = {
+    "integrations/inject.py": [
+        ("starts[0][0] > ends[0][0]", "Gt -> GtE", _SAME_LINE),
+        ("n <= first_number", "LtE -> Lt", _SAME_LINE),
+        ("ends[-1][0] < starts[-1][0]", "Lt -> LtE", _SAME_LINE),
+        *(
+            (
+                "if len(starts) + len(ends) <= 2 or not ends:",
+                change,
+                "with two markers or fewer the recovery can "
+                "only pick the one start and end marker the plain check takes anyway",
+            )
+            for change in ("Or: keep only operand 2", "LtE -> Lt")
+        ),
+        *(
+            (
+                "starts[0] if starts else (0, 0)",
+                "0 -> 1",
+                pair,
+                "used only without a start marker; the next line then returns",
+            )
+            for pair in ("(1, 0)", "(0, 1)")
+        ),
+        (
+            "splitlines()[1:4]",
+            "4 -> 5",
+            "how far below a start marker its header line may be is a tolerance; sap-devs writes it right below",
+        ),
+        *(
+            (
+                'None if match.group(1) == "all"',
+                change,
+                mutated,
+                "profile 'all' and no profile load the same packs "
+                "(layers.resolve_profile) and render the same header, so the block read back is the same",
+            )
+            for change, mutated in (("1 -> 2", "match.group(2) == 'all'"), ("'all' -> 'XXallXX'", "XXallXX"))
+        ),
+        (
+            "delete = created and (not leftover or (front and leftover == front))",
+            "And: keep only operand 2",
+            "(not leftover or leftover == front)",
+            "without front matter 'leftover == front' is 'not leftover', already the other side of the or",
+        ),
+    ],
+    "core/fs.py": [
+        ("umask = os.umask(0)", "0 -> 1", "the umask is read by setting it and put back on the next line"),
+        (
+            "fh.flush()",
+            "call statement removed",
+            "closing the file flushes it; only the fsync before it would miss data, which shows after a power loss",
+        ),
+        (
+            "Path(tmp).unlink(missing_ok=True)",
+            "True -> False",
+            "the temporary file still exists whenever this runs (os.replace is the try block's last step)",
+        ),
+        ("st_mtime < cutoff", "Lt -> LtE", "differs only for a file exactly as old as the cutoff, to the nanosecond"),
+        ("neither should stop the caller\ncontinue", "'continue' removed", "the last statement of the loop body"),
+    ],
+    "core/cache.py": [
+        ("STALE_TEMP_AGE = 600.0", "600.0 -> 601.0", "a tuning constant: how old an orphan temp file must be"),
+        ("seconds = max(0, ", "0 -> 1", "0 and 1 second both read '0 min'"),
+    ],
+    "knowledge/queries.py": [
+        ('Field("codes", 3.0)', "3.0 -> 4.0", _WEIGHT),
+        ('Field("tags", 2.0)', "2.0 -> 3.0", _WEIGHT),
+        ('Field("id", 2.0)', "2.0 -> 3.0", _WEIGHT),
+        ('Field("cause", 1.0)', "1.0 -> 2.0", _WEIGHT),
+        (
+            "if hit is None or hit[0] is not records:",
+            "0 -> 1",
+            "the cache then never hits: the facts are worked out on every call, same results, slower",
+        ),
+    ],
+}
+
+
+def explanation(m: Mutant) -> str | None:
+    for entry in EXPLAINED.get(m.module, []):
+        snippet, change, why = entry[0], entry[1], entry[-1]
+        mutated = entry[2] if len(entry) == 4 else ""
+        line = m.code if "\n" in snippet else m.code.rsplit("\n", 1)[-1]  # the line above only when asked
+        if snippet in line and change == m.what and (not mutated or mutated in _changed_text(m)):
+            return why
+    return None
+
+
+def _changed_text(m: Mutant) -> str:
+    """The mutant's lines that differ from the (unparsed) original."""
+    import difflib
+
+    before = ast.unparse(ast.parse(_original_source(m.module))).splitlines()
+    diff = difflib.unified_diff(before, m.source.splitlines(), lineterm="", n=0)
+    return "\n".join(line[1:] for line in diff if line.startswith("+") and not line.startswith("+++"))
+
+
 def issue_mutants() -> list[Mutant]:
     out: list[Mutant] = []
     for module, what, replacements in ISSUE_MUTANTS:
@@ -206,6 +311,7 @@ class Mutant:
     line: int
     what: str
     source: str
+    code: str = ""  # the original line and the one above, stripped: how EXPLAINED finds it when lines move
 
 
 def _raises(body: list[ast.stmt]) -> bool:
@@ -235,6 +341,14 @@ def _sites(tree: ast.Module, functions: list[str] | None) -> list[tuple[ast.AST,
             return
         if isinstance(node, ast.JoinedStr):  # message texts: mutating them only tests wording
             return
+        if isinstance(node, ast.Expr):  # a log line, as a statement too: neither its removal nor its text
+            node_call = node.value
+            if (
+                isinstance(node_call, ast.Call)
+                and isinstance(node_call.func, ast.Attribute)
+                and node_call.func.attr in _LOG_CALLS
+            ):
+                return
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _LOG_CALLS:
             return
         if inside and not isinstance(node, ast.Module):
@@ -316,6 +430,7 @@ def _variants(node: ast.AST, parent: ast.AST | None) -> list[tuple[str, ast.AST 
 def mutants(module: str) -> list[Mutant]:
     path = SRC / "sap_devs" / module
     text = path.read_text(encoding="utf-8")
+    lines = text.splitlines()
     tree = ast.parse(text)
     functions = TARGETS[module][1]
     result: list[Mutant] = []
@@ -323,7 +438,9 @@ def mutants(module: str) -> list[Mutant]:
         for what, replacement in _variants(node, parent):
             source = _replaced(tree, node, replacement)
             if source is not None:
-                result.append(Mutant(module, len(result), getattr(node, "lineno", 0), what, source))
+                line = getattr(node, "lineno", 0)
+                code = "\n".join(t.strip() for t in lines[max(0, line - 2) : line]) if line > 0 else ""
+                result.append(Mutant(module, len(result), line, what, source, code))
     return result
 
 
@@ -417,14 +534,19 @@ def run_module(
     with ThreadPoolExecutor(len(workers)) as pool:
         list(pool.map(worker, workers))
     killed = sum(1 for v in results.values() if v == "killed")
-    survivors = [m for m in all_mutants if results.get(m.index) == "survived"]
+    survived = [m for m in all_mutants if results.get(m.index) == "survived"]
+    explained = [(m, why) for m in survived if (why := explanation(m)) is not None]
+    survivors = [m for m in survived if explanation(m) is None]
+    counted = len(results) - len(explained)
     return {
         "module": module,
         "total": len(all_mutants),
         "run": len(results),
         "killed": killed,
-        "score": round(100.0 * killed / len(results), 1) if results else None,
+        "raw_score": round(100.0 * killed / len(results), 1) if results else None,
+        "score": round(100.0 * killed / counted, 1) if counted else None,
         "survivors": [{"line": m.line, "change": m.what, "index": m.index} for m in survivors],
+        "explained": [{"line": m.line, "change": m.what, "index": m.index, "why": why} for m, why in explained],
         "not_run": len(all_mutants) - len(results),
     }
 
@@ -485,13 +607,16 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"{module:28} ERROR: {result['error']}", flush=True)
                 continue
             note = "" if result["run"] == result["total"] else f" (budget: {result['run']} of {result['total']} run)"
+            explained = result["explained"]
             print(
-                f"{module:28} {result['killed']:4}/{result['run']:<4} killed  {result['score']:5}%  "
-                f"{result['seconds']:6}s{note}",
+                f"{module:28} {result['killed']:4}/{result['run']:<4} killed  {result['raw_score']:5}%  "
+                f"{len(explained):3} explained  score {result['score']:5}%  {result['seconds']:6}s{note}",
                 flush=True,
             )
             for s in [] if args.issue else result["survivors"]:
                 print(f"    survived  line {s['line']:4}  #{s['index']:<4} {s['change']}", flush=True)
+            for s in [] if args.issue else explained:
+                print(f"    explained line {s['line']:4}  #{s['index']:<4} {s['change']}: {s['why']}", flush=True)
             if args.issue:
                 names = {m.index: m.what for m in chosen or []}
                 for i, what in names.items():
