@@ -244,6 +244,34 @@ EXPLAINED: dict[str, list[tuple[str, ...]]] = {
         ("STALE_TEMP_AGE = 600.0", "600.0 -> 601.0", "a tuning constant: how old an orphan temp file must be"),
         ("seconds = max(0, ", "0 -> 1", "0 and 1 second both read '0 min'"),
     ],
+    "knowledge/trust.py": [
+        *(
+            (
+                snippet,
+                change,
+                "the limit's value is a choice; its boundary (the limit passes, one more is refused) "
+                "is tested with a patched limit",
+            )
+            for snippet, change in (
+                ("MAX_FILES = 5_000", "5000 -> 5001"),
+                ("MAX_BYTES = 64 * 1024 * 1024", "64 -> 65"),
+                ("MAX_BYTES = 64 * 1024 * 1024", "1024 -> 1025"),
+            )
+        ),
+        *(
+            (snippet, "False -> True", "symlinks were taken by is_symlink() above, so nothing is followed here")
+            for snippet in ("elif entry.is_dir(follow_symlinks=False):", "elif entry.is_file(follow_symlinks=False):")
+        ),
+        *(
+            (
+                "json.dumps(data, indent=1, sort_keys=True)",
+                change,
+                "the store file's layout; what it records is the same",
+            )
+            for change in ("1 -> 2", "True -> False")
+        ),
+        ("return False", "return None", "None is falsy, and the one caller (layers._trusted) tests truth"),
+    ],
     "knowledge/queries.py": [
         ('Field("codes", 3.0)', "3.0 -> 4.0", _WEIGHT),
         ('Field("tags", 2.0)', "2.0 -> 3.0", _WEIGHT),

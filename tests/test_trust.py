@@ -192,3 +192,15 @@ def test_an_entry_without_a_file_count_is_listed_with_zero(tmp_path: Path) -> No
     trust.store_path().write_text(f'{{"{folder.resolve()}": {{"digest": "{digest}"}}}}', encoding="utf-8")
     [(entry, state)] = trust.entries()
     assert (entry.files, state) == (0, "trusted")
+
+
+@pytest.mark.parametrize("files", ["null", '""', "0"])
+def test_a_hand_edited_file_count_is_listed_as_zero(tmp_path: Path, files: str) -> None:
+    folder = _folder(tmp_path)
+    digest, _ = trust.digest(folder)
+    trust.store_path().parent.mkdir(parents=True, exist_ok=True)
+    trust.store_path().write_text(
+        f'{{"{folder.resolve()}": {{"digest": "{digest}", "files": {files}}}}}', encoding="utf-8"
+    )
+    [(entry, state)] = trust.entries()
+    assert (entry.files, state) == (0, "trusted")
