@@ -55,7 +55,12 @@ TARGETS: dict[str, tuple[list[str], list[str] | None]] = {
     ),
     "adt/abap_sql.py": (["tests/test_abap_sql_words.py", "tests/test_abap_sql.py", "tests/test_abap_data.py"], None),
     "core/http.py": (
-        ["tests/test_http_policy.py", "tests/test_refusals.py", "tests/test_http_and_cache.py"],
+        [
+            "tests/test_http_policy.py",
+            "tests/test_http_location_header.py",
+            "tests/test_refusals.py",
+            "tests/test_http_and_cache.py",
+        ],
         ["redact", "check", "_origin", "_redirected", "_once", "_read_capped", "request", "_retry_after"],
     ),
     "core/fs.py": (["tests/test_refusals.py", "tests/test_http_and_cache.py"], None),
@@ -243,6 +248,19 @@ EXPLAINED: dict[str, list[tuple[str, ...]]] = {
     "core/cache.py": [
         ("STALE_TEMP_AGE = 600.0", "600.0 -> 601.0", "a tuning constant: how old an orphan temp file must be"),
         ("seconds = max(0, ", "0 -> 1", "0 and 1 second both read '0 min'"),
+    ],
+    "core/http.py": [
+        (
+            'netloc = parts.hostname or ""',
+            "Or: keep only operand 1",
+            "urlunsplit reads None and '' alike, and a port (the next line) needs a host",
+        ),
+    ],
+    "integrations/agents_chain.py": [
+        *(
+            ("return 0", change, "only a file that goes away between is_file() and stat() (a race) gets here")
+            for change in ("return None", "0 -> 1")
+        ),
     ],
     "knowledge/trust.py": [
         *(
