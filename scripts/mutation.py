@@ -78,7 +78,10 @@ TARGETS: dict[str, tuple[list[str], list[str] | None]] = {
         ["tests/integrations/test_agents_chain.py", "tests/integrations/test_inject.py"],
         None,
     ),
-    "integrations/yaml_flow.py": (["tests/integrations/test_formats.py"], None),
+    "integrations/yaml_flow.py": (
+        ["tests/integrations/test_yaml_flow_shapes.py", "tests/integrations/test_formats.py"],
+        None,
+    ),
     "knowledge/error_text.py": (
         ["tests/test_error_text.py", "tests/test_refusals.py", "tests/test_known_error_matching.py"],
         None,
@@ -260,6 +263,50 @@ EXPLAINED: dict[str, list[tuple[str, ...]]] = {
         *(
             ("return 0", change, "only a file that goes away between is_file() and stat() (a race) gets here")
             for change in ("return None", "0 -> 1")
+        ),
+    ],
+    "integrations/yaml_flow.py": [
+        *(
+            ("width=1 << 30", change, "any width this large keeps the item on one line")
+            for change in ("1 -> 2", "30 -> 31")
+        ),
+        (
+            "json.dumps(key, ensure_ascii=False)",
+            "False -> True",
+            "the keys sap-devs adds (mcpServers, name, version, schema) are ASCII",
+        ),
+        *(
+            (
+                "text[start : start + 1] == open_char and text[end - 1 : end] == close_char",
+                change,
+                "a node PyYAML parsed starts with its opening bracket exactly when it ends with the closing one",
+            )
+            for change in ("And -> Or", "And: keep only operand 1", "And: keep only operand 2")
+        ),
+        (
+            'return bracketed(text, seq, "[", "]") and all(',
+            "And: keep only operand 2",
+            "its callers pass only flow-style lists, which are always in brackets",
+        ),
+        (
+            "closing = node.end_mark.index - 1",
+            "Sub -> Add",
+            "the character after the closing bracket is on its line, so the same line start is compared",
+        ),
+        (
+            "if tail is not None and tail.end() <= _line_start(text, closing):",
+            "And: keep only operand 1",
+            "a tail ends at the line break after the last item, so the closing bracket is on a later line",
+        ),
+        (
+            "if after is not None and index < len(items) - 1:",
+            "1 -> 2",
+            "for the item before the last, the comma-before branch below cuts the same comma",
+        ),
+        (
+            "if index > 0:",
+            "Gt -> GtE",
+            "for the first item the text from the last item's end to its start is empty: no comma is found",
         ),
     ],
     "knowledge/trust.py": [

@@ -19,6 +19,7 @@ import yaml
 _LINE_TAIL = re.compile(r"[ \t]*(,?)[ \t]*(#[^\r\n]*)?(\r?\n)")
 _COMMA_AFTER = re.compile(r"[ \t]*,[ \t]*")
 _COMMA_BEFORE = re.compile(r"\s*,\s*$")
+_COMMA_LEADING = re.compile(r"([ \t]*),[ \t]*")
 _PLAIN_SAFE = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*")
 
 
@@ -97,6 +98,12 @@ def remove(text: str, items: list[yaml.Node], index: int) -> str:
             before = items[index - 1].end_mark.index
             if text[before : before + 1] == ",":
                 text = text[:before] + text[before + 1 :]
+        elif not tail.group(1) and len(items) > 1:
+            # the first item of a comma-first list ("  , {name: b}" below it): that comma goes too,
+            # or the list would open with a comma, which is not YAML
+            lead = _COMMA_LEADING.match(text, line_start)
+            if lead is not None and lead.end() == items[1].start_mark.index - (tail.end() - line_start):
+                text = text[:line_start] + lead.group(1) + text[lead.end() :]
         return text
     after = _COMMA_AFTER.match(text, end)
     if after is not None and index < len(items) - 1:
