@@ -17,6 +17,7 @@ Bounded for CI: a fixed number of examples per tool, derandomized, no example da
 from __future__ import annotations
 
 import asyncio
+import copy
 import json
 import os
 import reprlib
@@ -325,7 +326,9 @@ ON_FAKE_SYSTEM = {
 def _schema_strategy(schema: dict[str, Any]) -> st.SearchStrategy[Any]:
     from hypothesis_jsonschema import from_schema  # imported after the home dir is set: it writes there on import
 
-    return from_schema(schema)
+    # from_schema rewrites the schema it is given (references resolved, keys sorted): the tools' cached
+    # schemas must reach later tests as the server built them
+    return from_schema(copy.deepcopy(schema))
 
 
 def _near_example(name: str) -> st.SearchStrategy[dict[str, Any]]:

@@ -88,10 +88,12 @@ def test_listed_schemas_are_shorter_and_lose_no_parameter() -> None:
 def test_what_a_keyword_already_says_is_not_said_twice() -> None:
     program = compact_input(_full("get_program"))["properties"]
     assert program["name"] == {
-        "description": "Object name, e.g. ZCL_SALES_ORDER.",
+        "description": "Object name.",  # one model serves programs, tables, CDS views: no class-name example
         "pattern": "^[A-Za-z0-9_/$<>-]{1,120}$",  # the length bound moved into the pattern
         "type": "string",
     }
+    for tool in ("get_table", "get_cds_view", "get_structure", "create_interface"):
+        assert "ZCL_" not in str(compact_input(_full(tool))["properties"]["name"]), tool
     assert program["version"]["enum"] == ["active", "inactive"] and "type" not in program["version"]
     for name in ("start_line", "max_lines"):
         assert "description" not in program[name] and _full("get_program")["properties"][name]["description"], (

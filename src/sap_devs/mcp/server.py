@@ -29,9 +29,14 @@ def _mcp_tool(tool: ToolSpec) -> Any:
         title=tool.title,
         description=tool.description,
         input_schema=compact_input(tool.input_schema),
-        output_schema=compact_output(tool.output_schema),
+        # a write answers with a short confirmation, read when it comes; its fields are in docs/TOOLS.md
+        output_schema=None if tool.writes else compact_output(tool.output_schema),
         annotations=types.ToolAnnotations(**_annotation_kwargs(tool)),
     )
+
+
+# What a client assumes for a hint the tool leaves out (MCP ToolAnnotations): only the others travel.
+HINT_DEFAULTS = {"read_only_hint": False, "destructive_hint": True, "idempotent_hint": False, "open_world_hint": True}
 
 
 def _annotation_kwargs(tool: ToolSpec) -> dict[str, Any]:
@@ -39,7 +44,7 @@ def _annotation_kwargs(tool: ToolSpec) -> dict[str, Any]:
     hints: dict[str, Any] = {"read_only_hint": a.read_only, "open_world_hint": a.open_world}
     if not a.read_only:  # the spec gives destructive and idempotent hints meaning only for tools that write
         hints.update(destructive_hint=a.destructive, idempotent_hint=a.idempotent)
-    return hints
+    return {k: v for k, v in hints.items() if v != HINT_DEFAULTS[k]}
 
 
 LIBRARY_DISCOVERY = {"libraryDiscovery": {"version": "0.1.0"}}

@@ -29,9 +29,11 @@ Kind = Literal[
 ]
 
 
-def name_field(what: str, example: str, *, max_length: int = 120) -> Any:
-    # the pattern's + already refuses an empty name: no min_length to repeat in every schema
-    return Field(max_length=max_length, pattern=r"^[A-Za-z0-9_/$<>-]+$", description=f"{what}, e.g. {example}.")
+def name_field(what: str, example: str | None = None, *, max_length: int = 120) -> Any:
+    # the pattern's + already refuses an empty name: no min_length to repeat in every schema; shared
+    # fields (one model for classes, tables, CDS views ...) give no example, which would suit one kind only
+    text = f"{what}, e.g. {example}." if example else f"{what}."
+    return Field(max_length=max_length, pattern=r"^[A-Za-z0-9_/$<>-]+$", description=text)
 
 
 def transport_field() -> Any:
@@ -44,7 +46,7 @@ def short_text_field() -> Any:
 
 
 class SourceInput(ToolInput):
-    name: str = name_field("Object name", "ZCL_SALES_ORDER")
+    name: str = name_field("Object name")
     version: Literal["active", "inactive"] = Field("active", description="inactive: the last saved, unactivated.")
     start_line: int = Field(1, ge=1, description="First line.")
     max_lines: int = Field(2000, ge=1, le=MAX_LINES, description="Max lines.")

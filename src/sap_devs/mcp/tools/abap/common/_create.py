@@ -9,7 +9,7 @@ from sap_devs.mcp.tools.abap._shared import name_field, short_text_field, transp
 
 
 class CreateInput(ToolInput):
-    name: str = name_field("New object name (Z*, Y* or /NAMESPACE/)", "ZCL_SALES_ORDER")
+    name: str = name_field("New object name (Z*, Y* or /NAMESPACE/)")
     package: str = name_field("Package to create it in", "$TMP")
     description: str = short_text_field()
     source: str | None = Field(
