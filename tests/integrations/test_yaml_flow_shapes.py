@@ -40,6 +40,14 @@ REMOVED = {
     ),
     # this one used to leave "[\n  , {name: a}" behind, which Continue cannot load
     "comma-first, first": ("mcpServers: [\n  {name: sap-devs}\n  , {name: a}\n]\n", "mcpServers: [\n  {name: a}\n]\n"),
+    "comma-first, first, comment after the comma": (
+        "mcpServers: [\n  {name: sap-devs}\n  , # theirs\n  {name: a}\n]\n",
+        "mcpServers: [\n  # theirs\n  {name: a}\n]\n",
+    ),
+    "only item, its comma on the next line": (
+        "mcpServers: [\n  {name: sap-devs}\n  ,\n]\n",
+        "mcpServers: [\n  \n]\n",
+    ),
     "only item, commas further down": (
         "mcpServers: [\n  {name: sap-devs}\n]\n# ,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,\n",
         "mcpServers: [\n]\n# ,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,\n",

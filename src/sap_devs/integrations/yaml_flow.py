@@ -98,11 +98,11 @@ def remove(text: str, items: list[yaml.Node], index: int) -> str:
             before = items[index - 1].end_mark.index
             if text[before : before + 1] == ",":
                 text = text[:before] + text[before + 1 :]
-        elif not tail.group(1) and len(items) > 1:
-            # the first item of a comma-first list ("  , {name: b}" below it): that comma goes too,
-            # or the list would open with a comma, which is not YAML
+        elif not tail.group(1):
+            # the first item, its comma on the next line (a comma-first list, or a trailing comma on a
+            # line of its own): that comma goes too, or the list would open with a comma, which is not YAML
             lead = _COMMA_LEADING.match(text, line_start)
-            if lead is not None and lead.end() == items[1].start_mark.index - (tail.end() - line_start):
+            if lead is not None:
                 text = text[:line_start] + lead.group(1) + text[lead.end() :]
         return text
     after = _COMMA_AFTER.match(text, end)
