@@ -68,3 +68,25 @@ def test_other_projects_keep_the_packs_minimum(tmp_path: Path) -> None:
     tools = _tools(tmp_path)
     assert tools["java"]["status"] == "outdated" and tools["java"]["required"] == ">=21"
     assert "CAP Java" not in str(tools["java"]["detail"])
+
+
+@pytest.mark.usefixtures("jdk17")
+@pytest.mark.parametrize(("version", "status", "required"), [("4.3.1", "ok", ">=17"), ("5.0.2", "outdated", ">=21")])
+def test_the_check_tools_tool_judges_by_the_project_in_the_working_folder(
+    tmp_path: Path, version: str, status: str, required: str
+) -> None:
+    """An agent calling check_tools in a CAP Java 4 project is not told to upgrade a JDK the project does not need."""
+    import anyio
+
+    from sap_devs.mcp.dispatch import invoke
+    from sap_devs.mcp.framework import ToolContext
+    from sap_devs.mcp.registry import Registry
+    from tests.conftest import bundled_layer
+
+    tool = Registry.default().get("check_tools")
+    ctx = ToolContext(cwd=_cap_java(tmp_path, version), layers=[bundled_layer()])
+    outcome = anyio.run(invoke, tool, {"tool": "java"}, ctx)
+    java = outcome.structured["results"][0]
+    assert (java["status"], java["required"]) == (status, required)
+    assert f"CAP Java {version[0]} (cds-services {version} in pom.xml)" in java["detail"]
+    assert (java.get("install") is None) == (status == "ok")

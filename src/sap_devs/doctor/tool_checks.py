@@ -120,6 +120,10 @@ class ProjectNeed:
     why: str
 
 
+PROJECT_TOOLS = frozenset({"java", "maven"})
+"""Tools whose requirement a project can set itself (project_needs)."""
+
+
 def project_needs(root: Path, baseline: Baseline) -> dict[str, ProjectNeed]:
     """Tool id -> what this project needs: the JDK and Maven of the CAP Java major in its pom.xml.
 

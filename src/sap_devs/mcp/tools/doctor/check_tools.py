@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from sap_devs.doctor.tool_checks import check_tools
+from sap_devs.doctor.tool_checks import PROJECT_TOOLS, ProjectNeed, check_tools, for_project, project_needs
 from sap_devs.mcp.framework import (
     LIST_LIMIT,
     Annotations,
@@ -49,6 +49,12 @@ class ToolStatus(BaseModel):
 Output = Envelope[ToolStatus]
 
 
+def _project_needs(ctx: ToolContext) -> dict[str, ProjectNeed]:
+    from sap_devs.doctor.baseline import baseline_from
+
+    return project_needs(ctx.cwd, baseline_from(ctx.knowledge))
+
+
 async def handle(params: Input, ctx: ToolContext) -> Output:
     kb = ctx.knowledge
     seen: set[str] = set()
@@ -63,21 +69,21 @@ async def handle(params: Input, ctx: ToolContext) -> Output:
         known = ", ".join(sorted(seen)) or "none"
         raise ToolError(f"No tool check with id {params.tool!r}.", hint=f"Known tool ids: {known}.")
     results = await check_tools(defs[: params.limit])
-    items = [
-        ToolStatus(
-            id=r.tool.id,
-            name=r.tool.name,
-            status=r.status,
-            required=r.tool.required,
-            found=r.found,
-            detail=r.detail,
-            install=r.install if r.status != "ok" else None,
-            docs=r.tool.docs,
-            pack=r.pack,
-            origin=origin_of(r.tool, r.tool.docs),
-        )
-        for r in results
-    ]
+    needs = _project_needs(ctx) if any(r.tool.id in PROJECT_TOOLS for r in results) else {}
+    items = []
+    for r in results:
+        row = {
+            "id": r.tool.id,
+            "name": r.tool.name,
+            "status": r.status,
+            "required": r.tool.required,
+            "found": r.found,
+            "detail": r.detail,
+            "install": r.install if r.status != "ok" else None,
+        }
+        if r.tool.id in needs:  # judged by what the project in the working folder needs, not a new project's minimum
+            row = for_project({**row, "install": r.install}, needs[r.tool.id], r.install)
+        items.append(ToolStatus(**row, docs=r.tool.docs, pack=r.pack, origin=origin_of(r.tool, r.tool.docs)))
     problems = [i for i in items if i.status in ("missing", "outdated", "error")]
     hint = None
     if problems:
