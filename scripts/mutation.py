@@ -299,6 +299,12 @@ EXPLAINED: dict[str, list[tuple[str, ...]]] = {
             "a tail ends at the line break after the last item, so the closing bracket is on a later line",
         ),
         (
+            "elif not tail.group(1):",
+            "1 -> 2",
+            "group(2) (a comment) is None in this branch, and after a comma on the item's line the next line "
+            "cannot open with another comma",
+        ),
+        (
             "if after is not None and index < len(items) - 1:",
             "1 -> 2",
             "for the item before the last, the comma-before branch below cuts the same comma",
