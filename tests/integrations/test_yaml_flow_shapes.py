@@ -44,6 +44,10 @@ REMOVED = {
         "mcpServers: [\n  {name: sap-devs}\n  , # theirs\n  {name: a}\n]\n",
         "mcpServers: [\n  # theirs\n  {name: a}\n]\n",
     ),
+    "comma-first, first, comment lines before the comma": (
+        "mcpServers: [\n  {name: sap-devs}\n  # theirs\n\n  , {name: a}\n]\n",
+        "mcpServers: [\n  # theirs\n\n  {name: a}\n]\n",
+    ),
     "only item, its comma on the next line": (
         "mcpServers: [\n  {name: sap-devs}\n  ,\n]\n",
         "mcpServers: [\n  \n]\n",

@@ -20,6 +20,7 @@ _LINE_TAIL = re.compile(r"[ \t]*(,?)[ \t]*(#[^\r\n]*)?(\r?\n)")
 _COMMA_AFTER = re.compile(r"[ \t]*,[ \t]*")
 _COMMA_BEFORE = re.compile(r"\s*,\s*$")
 _COMMA_LEADING = re.compile(r"([ \t]*),[ \t]*")
+_BLANK_OR_COMMENT = re.compile(r"[ \t]*(?:#[^\r\n]*)?\r?\n")
 _PLAIN_SAFE = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*")
 
 
@@ -101,9 +102,12 @@ def remove(text: str, items: list[yaml.Node], index: int) -> str:
         elif not tail.group(1):
             # the first item, its comma on the next line (a comma-first list, or a trailing comma on a
             # line of its own): that comma goes too, or the list would open with a comma, which is not YAML
-            lead = _COMMA_LEADING.match(text, line_start)
+            pos = line_start  # past the user's comment and blank lines between the item and that comma
+            while (skip := _BLANK_OR_COMMENT.match(text, pos)) is not None:
+                pos = skip.end()
+            lead = _COMMA_LEADING.match(text, pos)
             if lead is not None:
-                text = text[:line_start] + lead.group(1) + text[lead.end() :]
+                text = text[:pos] + lead.group(1) + text[lead.end() :]
         return text
     after = _COMMA_AFTER.match(text, end)
     if after is not None and index < len(items) - 1:
