@@ -317,19 +317,6 @@ EXPLAINED: dict[str, list[tuple[str, ...]]] = {
     ],
     "knowledge/trust.py": [
         *(
-            (
-                snippet,
-                change,
-                "the limit's value is a choice; its boundary (the limit passes, one more is refused) "
-                "is tested with a patched limit",
-            )
-            for snippet, change in (
-                ("MAX_FILES = 5_000", "5000 -> 5001"),
-                ("MAX_BYTES = 64 * 1024 * 1024", "64 -> 65"),
-                ("MAX_BYTES = 64 * 1024 * 1024", "1024 -> 1025"),
-            )
-        ),
-        *(
             (snippet, "False -> True", "symlinks were taken by is_symlink() above, so nothing is followed here")
             for snippet in ("elif entry.is_dir(follow_symlinks=False):", "elif entry.is_file(follow_symlinks=False):")
         ),
@@ -348,11 +335,6 @@ EXPLAINED: dict[str, list[tuple[str, ...]]] = {
         ('Field("tags", 2.0)', "2.0 -> 3.0", _WEIGHT),
         ('Field("id", 2.0)', "2.0 -> 3.0", _WEIGHT),
         ('Field("cause", 1.0)', "1.0 -> 2.0", _WEIGHT),
-        (
-            "if hit is None or hit[0] is not records:",
-            "0 -> 1",
-            "the cache then never hits: the facts are worked out on every call, same results, slower",
-        ),
     ],
 }
 

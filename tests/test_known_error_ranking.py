@@ -43,3 +43,21 @@ def test_a_paste_without_the_code_finds_the_entry_whose_wording_it_holds(kb: Kno
 def test_the_code_alone_finds_the_code_only_entry(kb: KnowledgeBase) -> None:
     message = "Error: ENOENT: no such file or directory, open '/home/dev/app/.cdsrc.json'"
     assert [e.id for _, e in find_known_errors(kb, message)][:1] == ["demo/enoent"]
+
+
+def test_each_entrys_facts_are_worked_out_once_per_pack_set(kb: KnowledgeBase, monkeypatch) -> None:
+    """Every paste is matched against the same analysed patterns: a second paste does not analyse them again."""
+    from sap_devs.knowledge import queries
+
+    calls: list[str] = []
+    real = queries.strip_variable_parts
+
+    def counting(text: str) -> str:
+        calls.append(text)
+        return real(text)
+
+    monkeypatch.setattr(queries, "strip_variable_parts", counting)
+    find_known_errors(kb, "npm ERR! Could not read package.json")
+    first = len(calls)
+    find_known_errors(kb, "Error: ENOENT: no such file or directory")
+    assert len(calls) - first == 1, "only the new paste is cleaned; the entries' patterns come from the cache"

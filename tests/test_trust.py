@@ -204,3 +204,25 @@ def test_a_hand_edited_file_count_is_listed_as_zero(tmp_path: Path, files: str) 
     )
     [(entry, state)] = trust.entries()
     assert (entry.files, state) == (0, "trusted")
+
+
+def test_the_documented_limits_hold_exactly(tmp_path: Path) -> None:
+    """The refusals name 5,000 entries and 64 MB: a folder at the limits is trusted, one past either is not."""
+    many = tmp_path / "many"
+    many.mkdir()
+    for i in range(5_000):
+        (many / f"f{i}").touch()
+    assert trust.digest(many)[1] == 5_000
+    (many / "one-more").touch()
+    with pytest.raises(SapDevsError, match="more than 5,000 entries"):
+        trust.digest(many)
+
+    big = tmp_path / "big"
+    big.mkdir()
+    with (big / "data.bin").open("wb") as handle:
+        handle.truncate(64 * 1024 * 1024)  # sparse: no disk used, read back as zeros
+    assert trust.digest(big)[1] == 1
+    with (big / "data.bin").open("r+b") as handle:
+        handle.truncate(64 * 1024 * 1024 + 1)
+    with pytest.raises(SapDevsError, match="more than 64 MB"):
+        trust.digest(big)
