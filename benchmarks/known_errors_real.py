@@ -11,7 +11,8 @@ or for writing entries (held-out). benchmarks/real_errors_validation.yaml holds 
 further public threads, labelled by reading the entries before any run and without seeing the
 held-out set; it is a validation set, never tuned against. A message whose `expected` is empty
 has no bundled answer and counts as a miss. Next to the engine, plain BM25 over the same fields
-(pattern, tags, id, cause; benchmarks/bm25.py) as a baseline. Usage: python benchmarks/known_errors_real.py [--detail] [set ...]
+(pattern, tags, id, cause; benchmarks/bm25.py) as a baseline.
+Usage: python benchmarks/known_errors_real.py [--detail] [set ...]
 (sets: tuning, in-sample, held-out, validation; all by default)
 """
 
