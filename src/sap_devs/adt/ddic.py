@@ -13,7 +13,7 @@ from xml.sax.saxutils import escape, quoteattr
 from sap_devs.adt.client import AdtClient
 from sap_devs.adt.objects import object_uri
 from sap_devs.adt.safety import SafetyPolicy
-from sap_devs.adt.write import WriteReport, check_new_object, write_metadata
+from sap_devs.adt.write import WriteReport, check_new_object, post_new, write_metadata
 
 DTEL_TYPE = "application/vnd.sap.adt.dataelements.v2+xml"
 _NS = (
@@ -114,15 +114,8 @@ async def create_data_element(
 ) -> WriteReport:
     check_new_object(policy, name, package, transport)
     upper, pkg = name.upper(), package.upper()
-    params = {"corrNr": transport} if transport else None
-    await client.request(
-        "POST",
-        "/sap/bc/adt/ddic/dataelements",
-        params=params,
-        content_type=DTEL_TYPE,
-        accept=DTEL_TYPE,
-        body=_element(upper, description, pkg, {}, "inactive"),
-    )
+    shell = _element(upper, description, pkg, {}, "inactive")
+    await post_new(client, "/sap/bc/adt/ddic/dataelements", shell, content_type=DTEL_TYPE, transport=transport)
     body = _element(upper, description, pkg, definition_values(spec), "inactive")
     report = await write_metadata(
         client, policy, "data_element", upper, body, content_type=DTEL_TYPE, transport=transport
@@ -180,15 +173,8 @@ async def create_domain(
 ) -> WriteReport:
     check_new_object(policy, name, package, transport)
     upper, pkg = name.upper(), package.upper()
-    params = {"corrNr": transport} if transport else None
-    await client.request(
-        "POST",
-        "/sap/bc/adt/ddic/domains",
-        params=params,
-        content_type=DOMA_TYPE,
-        accept=DOMA_TYPE,
-        body=_domain(upper, description, pkg, None),
-    )
+    shell = _domain(upper, description, pkg, None)
+    await post_new(client, "/sap/bc/adt/ddic/domains", shell, content_type=DOMA_TYPE, transport=transport)
     body = _domain(upper, description, pkg, spec)
     report = await write_metadata(client, policy, "domain", upper, body, content_type=DOMA_TYPE, transport=transport)
     report.uri = object_uri("domain", upper)

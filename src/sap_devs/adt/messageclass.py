@@ -18,7 +18,7 @@ from sap_devs.adt.client import AdtClient
 from sap_devs.adt.errors import AdtError
 from sap_devs.adt.objects import KINDS, object_uri, read_info
 from sap_devs.adt.safety import SafetyPolicy
-from sap_devs.adt.write import WriteReport, allowed_package, check_new_object, holding_lock, lock_data
+from sap_devs.adt.write import WriteReport, allowed_package, check_new_object, holding_lock, lock_data, post_new
 
 MSAG_TYPE = "application/vnd.sap.adt.mc.messageclass+xml"
 MAX_NAME = 20  # the message class field (ARBGB) is 20 characters long
@@ -82,15 +82,8 @@ async def create_message_class(
     upper, pkg = name.upper(), package.upper()
     check_new_object(policy, upper, pkg, transport)
     check_messages(upper, messages)
-    params = {"corrNr": transport} if transport else None
-    await client.request(
-        "POST",
-        KINDS["message_class"].collection,
-        params=params,
-        content_type=MSAG_TYPE,
-        accept=MSAG_TYPE,
-        body=_document(upper, description, pkg, []),
-    )
+    shell = _document(upper, description, pkg, [])
+    await post_new(client, KINDS["message_class"].collection, shell, content_type=MSAG_TYPE, transport=transport)
     report = WriteReport(upper, object_uri("message_class", upper), pkg, transport, 0, len(messages), unlocked=True)
     if messages:
         try:

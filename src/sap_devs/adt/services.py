@@ -98,7 +98,7 @@ async def create_binding(
 ) -> str:
     """Create a service binding for a service definition (the shape sapcli sends); returns its URI."""
     from sap_devs.adt.objects import object_uri
-    from sap_devs.adt.write import check_new_object
+    from sap_devs.adt.write import check_new_object, post_new
 
     check_new_object(policy, name, package, transport)
     version, category = BINDINGS[binding]
@@ -115,13 +115,5 @@ async def create_binding(
         f'<srvb:binding srvb:type="ODATA" srvb:version="{version}" srvb:category="{category}">'
         '<srvb:implementation adtcore:name=""/></srvb:binding></srvb:serviceBinding>'
     )
-    params = {"corrNr": transport} if transport else None
-    await client.request(
-        "POST",
-        "/sap/bc/adt/businessservices/bindings",
-        params=params,
-        content_type=SRVB_TYPE,
-        accept=SRVB_TYPE,
-        body=body,
-    )
+    await post_new(client, "/sap/bc/adt/businessservices/bindings", body, content_type=SRVB_TYPE, transport=transport)
     return object_uri("service_binding", name)

@@ -282,6 +282,13 @@ def check_new_object(policy: SafetyPolicy, name: str, package: str, transport: s
         )
 
 
+async def post_new(client: AdtClient, collection: str, body: str, *, content_type: str, transport: str | None) -> None:
+    """The create request every create sends after check_new_object: the new object's document posted
+    to its collection, recorded on the transport when one is given."""
+    params = {"corrNr": transport} if transport else None
+    await client.request("POST", collection, params=params, content_type=content_type, accept=content_type, body=body)
+
+
 async def create_object(
     client: AdtClient,
     policy: SafetyPolicy,
@@ -303,10 +310,9 @@ async def create_object(
         f'adtcore:description={quoteattr(description[:60])} adtcore:language="EN" '
         f'adtcore:masterLanguage="EN"{extra}><adtcore:packageRef adtcore:name={quoteattr(package.upper())}/></{root}>'
     )
-    params = {"corrNr": transport} if transport else None
     collection = object_uri(kind, name).rsplit("/", 1)[0]
     try:
-        await client.request("POST", collection, params=params, content_type=ctype, accept=ctype, body=body)
+        await post_new(client, collection, body, content_type=ctype, transport=transport)
     except AdtError as exc:
         if exc.status not in (404, 405):
             raise
