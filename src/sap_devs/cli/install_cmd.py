@@ -174,17 +174,33 @@ def install(
         raise fail(str(exc)) from None
     if spec.origin:
         typer.echo(f"Server {spec.id!r} is defined by {spec.origin}, not by sap-devs' bundled packs.")
-    failed = 0
-    done = []
-    for t in _targets(server, client, scope, root, servers):
+    done, failed = _install_each(_targets(server, client, scope, root, servers), spec, dry_run, name_client=False)
+    if not dry_run and done:
+        typer.echo(f"Command: {spec.command} {' '.join(spec.args)}")
+    _finish(done, failed, server, root, dry_run)
+
+
+def _install_each(targets: list[Any], spec: Any, dry_run: bool, *, name_client: bool) -> tuple[list[Any], int]:
+    """Install into each target; a failure is reported and the others still go ahead."""
+    from sap_devs.core.errors import SapDevsError
+    from sap_devs.integrations import mcp_install
+
+    done, failed = [], 0
+    for t in targets:
         try:
             _report(mcp_install.install(t, spec, dry_run=dry_run), show_diff=dry_run)
             done.append(t)
         except SapDevsError as exc:
             failed += 1
-            typer.echo(f"sap-devs: {exc}", err=True)
-    if not dry_run and done:
-        typer.echo(f"Command: {spec.command} {' '.join(spec.args)}")
+            typer.echo(f"sap-devs: {t.client.name}: {exc}" if name_client else f"sap-devs: {exc}", err=True)
+    return done, failed
+
+
+def _finish(done: list[Any], failed: int, server: str, root: Path, dry_run: bool) -> None:
+    """The step left in each client, warnings about other scopes, and exit 1 when any client failed."""
+    from sap_devs.integrations import mcp_install
+
+    if not dry_run:
         for t in done:
             step = mcp_install.client_step(t, server) or f"restart {t.client.name} (or start a new session) to load it"
             typer.echo(f"Next, {t.client.name} ({t.scope}): {step}.")
@@ -213,28 +229,14 @@ def _install_remote(
         spec = mcp_install.ServerSpec(server, "", (), type="http", url=check_url(url, headers), headers=headers)
     except SapDevsError as exc:
         raise fail(str(exc)) from None
-    failed = 0
-    done = []
-    for t in _targets(server, client, scope, root, []):
-        try:
-            _report(mcp_install.install(t, spec, dry_run=dry_run), show_diff=dry_run)
-            done.append(t)
-        except SapDevsError as exc:
-            failed += 1
-            typer.echo(f"sap-devs: {t.client.name}: {exc}", err=True)
+    done, failed = _install_each(_targets(server, client, scope, root, []), spec, dry_run, name_client=True)
     if not dry_run and done:
         typer.echo(f"URL: {spec.url}")
         names = sorted({m.group(1) for _, value in headers for m in ENV_REF.finditer(value)})
         for name in names:
             state = "set here" if os.environ.get(name) else "NOT set in this shell"
             typer.echo(f"The clients read {name} from their environment when they connect ({state}).")
-        for t in done:
-            step = mcp_install.client_step(t, server) or f"restart {t.client.name} (or start a new session) to load it"
-            typer.echo(f"Next, {t.client.name} ({t.scope}): {step}.")
-    for warning in _scope_warnings({t.client.id for t in done}, server, root):
-        typer.echo(f"Warning: {warning}", err=True)
-    if failed:
-        raise typer.Exit(1)
+    _finish(done, failed, server, root, dry_run)
 
 
 def _scope_warnings(client_ids: set[str], server: str, root: Path) -> list[str]:
