@@ -267,6 +267,10 @@ def test_concurrency_limit_per_identity_answers_429() -> None:
         for t in threads:
             t.join(20)
         assert results == [200, 200]
+        # the slot is given back on the server's thread after the response has gone out: wait for it
+        deadline = time.monotonic() + 10
+        while app.active and time.monotonic() < deadline:
+            time.sleep(0.01)
         assert app.active == {}
         assert httpx.get(base + "/slow", timeout=20).status_code == 200
 
