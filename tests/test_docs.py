@@ -43,6 +43,8 @@ SAP_DOCS_PAGE = f"""<!-- loio{LOIO} -->
 
 # Create a Destination
 
+<link rel="stylesheet" type="text/css" href="../css/sap-icons.css"/>
+
 <a name="loio{LOIO}__section_x"/>
 
 ## Procedure
@@ -95,6 +97,7 @@ def test_sap_docs_pages_lose_their_markup_and_keep_content() -> None:
     assert page.url.endswith(f"/{LOIO}.html") and page.product == "connectivity"
     text = "\n".join(s.text for s in page.sections)
     assert "loio" not in text and "<a name" not in text and "<td>" not in text
+    assert "stylesheet" not in text and "sap-icons.css" not in text  # Fiori tools pages start with one
     assert "| `ProxyType` | ` OnPremise ` |" in text
     assert "*Destinations*(if shown)" in text  # SAP-docs' escaped parentheses read as written
     assert "[Principal Propagation](https://help.sap.com/docs/x/y/abcdef0.html)" in text

@@ -51,7 +51,7 @@ _ATTRS = re.compile(r"\s*\{\s*([#.][^}]*)\}\s*$")  # {#anchor} or {.class} at th
 _CONTAINER = re.compile(r"^\s*:{3,}\s*(\w[\w-]*)?\s*(.*)$")
 _CELL_END = re.compile(r"</t[dh]\s*>", re.I)
 _ROW_END = re.compile(r"</tr\s*>|<br\s*/?>", re.I)
-_DROP_BLOCK = re.compile(r"<(style|script)\b.*?</\1\s*>", re.I | re.S)
+_DROP_BLOCK = re.compile(r"<(style|script)\b.*?</\1\s*>|<link\s+rel=\"stylesheet\"[^>]*>", re.I | re.S)
 # tags whose markup goes and whose text stays (HTML and the VitePress components capire uses)
 _TAG = re.compile(
     r"</?(?:table|thead|tbody|tfoot|tr|td|th|colgroup|col|span|div|p|em|i|b|strong|sup|sub|u|a|img|code|pre|"
