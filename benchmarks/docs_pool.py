@@ -1,0 +1,198 @@
+"""Pooled relevance judgments for the documentation query sets (the TREC method).
+
+The query sets name the one or two pages their writer found by grepping the sources; a sibling page
+that answers as well counts as a miss, for sap-devs and for plain BM25 alike. This script pools the
+top 10 pages of both systems for every query, leaves out the pages already judged, and writes them
+as judging packets: each query once, its candidates shuffled and named only by an opaque id, so a
+judge cannot tell which system found a page or at which rank. Two controls are mixed in, unmarked:
+the pages the set already names (how often does the judge agree with the set's writer?) and one
+random page of the same product (how often does the judge call an unrelated page an answer?).
+
+    python benchmarks/docs_pool.py packets OUT_DIR --parts 6   # write OUT_DIR/part-N.md and key.json
+    python benchmarks/docs_pool.py read OUT_DIR CANDIDATE_ID    # a candidate's whole page, for a judge
+    python benchmarks/docs_pool.py collect OUT_DIR               # judged parts -> docs_judgments_pooled.yaml
+
+A judge writes one line per candidate into OUT_DIR/part-N.judged: ``<id> <grade> <reason>``, grade 2
+(the page answers the question: a developer could do or know what was asked from it), 1 (on the
+topic, does not answer) or 0. ``collect`` keeps grade 2 for the non-control candidates and prints the
+controls' agreement. The pool is frozen: a page a later engine finds that nobody judged counts as
+not relevant, which can only understate a later engine.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sqlite3
+import sys
+import tempfile
+from pathlib import Path
+
+import yaml
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import docs_relevance as rel
+from sap_devs.docs.store import current
+
+DEPTH = 10
+OPENING_CHARS = 1500
+OUTLINE_MAX = 30
+READ_CHARS = 12000
+JUDGMENTS = Path(__file__).resolve().parent / "docs_judgments_pooled.yaml"
+
+
+def _page_text(page_row: int) -> tuple[dict, str, list[str]]:
+    doc = current().read(page_row)
+    info = {"title": doc.title, "url": doc.url, "source": doc.source.repo, "path": doc.path}
+    text = "\n\n".join(body for _, _, body in doc.sections)
+    outline = [heading for heading, _, _ in doc.sections if heading]
+    return info, text, outline
+
+
+def _row(source: str, path: str) -> int | None:
+    found = current().find_page(page_id=f"{source}:{path}")
+    return found[0] if found else None
+
+
+def packets(out: Path, parts: int) -> None:
+    index = current()
+    rng = random.Random(19)
+    out.mkdir(parents=True, exist_ok=True)
+    con_pages = sqlite3.connect(f"{index.path.resolve().as_uri()}?mode=ro&immutable=1", uri=True)
+    by_product: dict[str, list[tuple[str, str]]] = {}
+    for source, path, product in con_pages.execute("SELECT source, path, product FROM pages"):
+        by_product.setdefault(product, []).append((source, path))
+    items: list[dict] = []
+    key: dict[str, dict] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        base_path = Path(tmp) / "baseline.sqlite"
+        rel.build_baseline(index.path, base_path)
+        baseline = sqlite3.connect(base_path)
+        for set_name in ("tuning", "heldout"):
+            for q in rel.load(set_name):
+                named = {rel._page_key(*rel._resolved(r)): rel._resolved(r) for r in q["relevant"]}
+                ours = [(h.source, h.path) for h in index.search(q["query"], limit=DEPTH)[0]]
+                theirs = rel.baseline_search(baseline, q["query"])[:DEPTH]
+                pool: dict[tuple[str, str], tuple[str, str, str]] = {}
+                for source, path in ours + theirs:
+                    k = rel._page_key(source, path)
+                    if k not in named:
+                        pool.setdefault(k, (source, path, "pool"))
+                for k, (source, path) in named.items():
+                    pool.setdefault(k, (source, path, "named"))
+                while True:  # the decoy: a page of the same product that neither system returned
+                    source, path = rng.choice(by_product.get(q["product"]) or by_product["cap"])
+                    if rel._page_key(source, path) not in pool:
+                        pool[rel._page_key(source, path)] = (source, path, "decoy")
+                        break
+                cands = list(pool.values())
+                rng.shuffle(cands)
+                entry = {"query": q["query"], "product": q["product"], "candidates": []}
+                for source, path, kind in cands:
+                    row = _row(source, path)
+                    if row is None:
+                        continue
+                    cid = f"c{len(key) + 1:05d}"
+                    key[cid] = {"set": set_name, "query": q["query"], "source": source, "path": path, "kind": kind}
+                    entry["candidates"].append((cid, row))
+                items.append(entry)
+    rng.shuffle(items)  # tuning and held-out queries mixed, so no judge works on one set alone
+    size = -(-len(items) // parts)
+    for n in range(parts):
+        lines = [
+            f"# Judging packet {n + 1} of {parts}",
+            "",
+            "For each question, grade every candidate page: 2 = the page answers the question (a developer "
+            "could do or know what was asked from this page), 1 = on the topic but does not answer it, "
+            "0 = not relevant. Write one line per candidate into the .judged file: `<id> <grade> <short reason>`.",
+            "",
+        ]
+        for entry in items[n * size : (n + 1) * size]:
+            lines += [f"## Q: {entry['query']}  (product: {entry['product']})", ""]
+            for cid, row in entry["candidates"]:
+                info, text, outline = _page_text(row)
+                opening = text[:OPENING_CHARS].strip()
+                more = (
+                    f" (page continues, {len(text)} chars: read it with `read {cid}`)"
+                    if len(text) > OPENING_CHARS
+                    else ""
+                )
+                lines += [
+                    f"### {cid}: {info['title']}",
+                    f"url: {info['url']}",
+                    "outline: " + " | ".join(outline[:OUTLINE_MAX]) + (" | ..." if len(outline) > OUTLINE_MAX else ""),
+                    "",
+                    "```text",
+                    opening.replace("```", "'''"),
+                    "```" + more,
+                    "",
+                ]
+        (out / f"part-{n + 1}.md").write_text("\n".join(lines), encoding="utf-8")
+    (out / "key.json").write_text(json.dumps(key, indent=1), encoding="utf-8")
+    kinds = [v["kind"] for v in key.values()]
+    print(
+        f"{len(items)} queries, {len(key)} candidates ({kinds.count('pool')} pooled, "
+        f"{kinds.count('named')} named, {kinds.count('decoy')} decoys) in {parts} packets under {out}"
+    )
+
+
+def read(out: Path, cid: str) -> None:
+    key = json.loads((out / "key.json").read_text(encoding="utf-8"))
+    if cid not in key:
+        sys.exit(f"no candidate {cid}")
+    row = _row(key[cid]["source"], key[cid]["path"])
+    info, text, _ = _page_text(row)
+    print(f"# {info['title']}\n{info['url']}\n")
+    print(text[:READ_CHARS] + ("\n[... cut]" if len(text) > READ_CHARS else ""))
+
+
+def collect(out: Path) -> None:
+    key = json.loads((out / "key.json").read_text(encoding="utf-8"))
+    grades: dict[str, int] = {}
+    for judged in sorted(out.glob("part-*.judged")):
+        for line in judged.read_text(encoding="utf-8").splitlines():
+            fields = line.split(maxsplit=2)
+            if len(fields) >= 2 and fields[0] in key and fields[1] in {"0", "1", "2"}:
+                grades[fields[0]] = int(fields[1])
+    missing = [c for c in key if c not in grades]
+    by_kind: dict[str, list[int]] = {}
+    for cid, grade in grades.items():
+        by_kind.setdefault(key[cid]["kind"], []).append(grade)
+    for kind, values in sorted(by_kind.items()):
+        share = sum(1 for g in values if g == 2) / len(values)
+        print(f"{kind:6s} {len(values):5d} judged, graded 2 (answers): {share:.1%}")
+    print(f"not judged: {len(missing)}")
+    found: dict[tuple[str, str], list[dict]] = {}
+    for cid, grade in sorted(grades.items()):
+        entry = key[cid]
+        if grade == 2 and entry["kind"] == "pool":
+            found.setdefault((entry["set"], entry["query"]), []).append(
+                {"source": entry["source"], "path": entry["path"]}
+            )
+    doc = [{"set": s, "query": q, "also_relevant": pages} for (s, q), pages in sorted(found.items())]
+    header = (
+        "# Pooled judgments for docs_queries_tuning.yaml and docs_queries_heldout.yaml: pages among the top 10\n"
+        "# of sap-devs and of plain BM25 (frozen pool) that a blind judge graded as answering the question.\n"
+        "# Written by benchmarks/docs_pool.py collect; see its docstring for the method.\n"
+    )
+    JUDGMENTS.write_text(header + yaml.safe_dump(doc, sort_keys=False, allow_unicode=True, width=120), encoding="utf-8")
+    print(f"{sum(len(d['also_relevant']) for d in doc)} more relevant pages for {len(doc)} queries -> {JUDGMENTS}")
+
+
+def main() -> None:
+    if len(sys.argv) < 3:
+        sys.exit(__doc__)
+    command, out = sys.argv[1], Path(sys.argv[2])
+    if command == "packets":
+        parts = int(sys.argv[sys.argv.index("--parts") + 1]) if "--parts" in sys.argv else 6
+        packets(out, parts)
+    elif command == "read" and len(sys.argv) > 3:
+        read(out, sys.argv[3])
+    elif command == "collect":
+        collect(out)
+    else:
+        sys.exit(__doc__)
+
+
+if __name__ == "__main__":
+    main()
