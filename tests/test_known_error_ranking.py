@@ -61,3 +61,60 @@ def test_each_entrys_facts_are_worked_out_once_per_pack_set(kb: KnowledgeBase, m
     first = len(calls)
     find_known_errors(kb, "Error: ENOENT: no such file or directory")
     assert len(calls) - first == 1, "only the new paste is cleaned; the entries' patterns come from the cache"
+
+
+# Two entries that differ only in where a word sits: field lengths are equal on purpose, so what
+# decides the order is which field holds the word, not how long the entries are. The entry that
+# should lose is listed first, so a tie would put it on top.
+def _kb_of(make_pack, entries: str) -> KnowledgeBase:
+    return KnowledgeBase.load(layers=[Layer("bundled", make_pack("demo", {"known_errors.yaml": entries}))])
+
+
+TAGGED_VERSUS_EXPLAINED = """
+- id: demo/staging-failed
+  pattern: "Staging failed for the application"
+  cause: The mbt build left out a module.
+  fix: Add the module to mta.yaml.
+  tags: [approuter]
+- id: demo/upload-failed
+  pattern: "Upload failed for the archive"
+  cause: The approuter module was too large.
+  fix: Exclude node_modules from the archive.
+  tags: [mbt]
+"""
+
+
+def test_the_entry_tagged_with_the_tool_a_paste_names_outranks_one_whose_cause_mentions_it(make_pack) -> None:
+    """Tags are the entry's chosen keywords; a cause is prose that names other tools in passing."""
+    kb = _kb_of(make_pack, TAGGED_VERSUS_EXPLAINED)
+    hits = [e.id for _, e in find_known_errors(kb, "Error running mbt")]
+    assert hits == ["demo/upload-failed", "demo/staging-failed"]
+
+
+# The losing entry names ENOENT only as a reference (a related code in its tags, and in the second
+# case also in its id); the winning entry is the ENOENT error itself. Both carry both codes, so both
+# get the exact-code boost: only where the code sits can tell them apart.
+REFERS_VERSUS_IS = {
+    "a code among the tags": ("demo/locked-file", "[windows, ENOENT]", "[windows, EPERM]"),
+    "a code in the id and among the tags": ("demo/enoent-locked", "[windows, ENOENT]", "[ENOENT, EPERM]"),
+}
+
+
+@pytest.mark.parametrize("where", list(REFERS_VERSUS_IS))
+def test_the_entry_whose_message_is_the_pasted_code_outranks_one_that_refers_to_it(make_pack, where: str) -> None:
+    referring_id, referring_tags, own_tags = REFERS_VERSUS_IS[where]
+    entries = f"""
+- id: {referring_id}
+  pattern: "EPERM"
+  cause: Windows held a lock on the file.
+  fix: Close the editor that has the file open.
+  tags: {referring_tags}
+- id: demo/missing-file
+  pattern: "ENOENT"
+  cause: The path named in the message does not exist.
+  fix: Check the path.
+  tags: {own_tags}
+"""
+    kb = _kb_of(make_pack, entries)
+    hits = [e.id for _, e in find_known_errors(kb, "Error: ENOENT while starting the server")]
+    assert hits[:1] == ["demo/missing-file"], hits
