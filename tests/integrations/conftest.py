@@ -18,6 +18,7 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.delenv("XDG_CONFIG_HOME", raising=False)
     monkeypatch.delenv("APPDATA", raising=False)
     monkeypatch.delenv("CODEX_HOME", raising=False)
+    monkeypatch.delenv("CLAUDE_CONFIG_DIR", raising=False)
     # No client counts as installed unless a test says so (the test machine may have `code` or `claude`).
     monkeypatch.setattr(clients, "which", lambda name: None)
     return folder

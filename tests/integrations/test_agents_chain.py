@@ -41,8 +41,8 @@ def test_no_config_gives_the_defaults(home: Path) -> None:
     assert settings(home) == agents_chain.Settings(DEFAULT_LIMIT, ())
 
 
-def test_codex_home_moves_the_config(home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    elsewhere = tmp_path / "codex-home"
+def test_codex_home_moves_the_config(home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    elsewhere = home / "codex-home"
     elsewhere.mkdir()
     (elsewhere / "config.toml").write_text("project_doc_max_bytes = 4096\n", encoding="utf-8")
     _config(home, "project_doc_max_bytes = 100\n")

@@ -394,3 +394,17 @@ def test_claude_code_local_scope_from_a_git_subfolder(world: World) -> None:
     assert "Connected" in world.client("claude", "mcp", "get", "sap-devs", until="Connected")
     world.sap_devs("mcp", "uninstall", "-c", "claude-code", "--scope", "local")
     assert "No MCP server" in world.client("claude", "mcp", "get", "sap-devs")
+
+
+def test_claude_config_dir_and_codex_home_move_where_install_writes(world: World) -> None:
+    """With CLAUDE_CONFIG_DIR or CODEX_HOME set, the clients read nothing under ~/.claude or ~/.codex: an
+    install there would look done and never be seen."""
+    world.env.update(CLAUDE_CONFIG_DIR=str(world.home / "claude-config"), CODEX_HOME=str(world.home / "codex-home"))
+    (world.home / "codex-home").mkdir()
+    world.sap_devs("mcp", "install", "-c", "claude-code", "-c", "codex", "--scope", "user")
+    assert "Connected" in world.client("claude", "mcp", "get", "sap-devs", until="Connected")
+    row = next((x for x in world.client("codex", "mcp", "list").splitlines() if x.startswith("sap-devs")), "")
+    assert "enabled" in row, row
+    assert not (world.home / ".claude.json").exists() and not (world.home / ".codex").exists()
+    world.sap_devs("mcp", "uninstall", "-c", "claude-code", "-c", "codex", "--scope", "user")
+    assert "No MCP server" in world.client("claude", "mcp", "get", "sap-devs")

@@ -12,10 +12,11 @@ sap-devs block must fit in what they leave.
 
 from __future__ import annotations
 
-import os
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
+
+from sap_devs.integrations.clients import codex_dir
 
 DEFAULT_LIMIT = 32 * 1024
 OVERRIDE = "AGENTS.override.md"
@@ -29,8 +30,7 @@ class Settings:
 
 
 def codex_home(home: Path) -> Path:
-    override = os.environ.get("CODEX_HOME")
-    return Path(override).expanduser() if override else home / ".codex"
+    return codex_dir(home)
 
 
 def settings(home: Path) -> Settings:

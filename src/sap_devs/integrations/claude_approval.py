@@ -13,7 +13,9 @@ Measured with Claude Code 2.1.197 (``claude mcp get``) in throwaway homes:
   ``.claude/settings.local.json`` and the ``~/.claude.json`` project entry (it moves the keys from
   there into ``settings.local.json`` itself); for ``enableAllProjectMcpServers`` the most local file
   that sets it wins;
-- a malformed settings file is ignored, as if it were absent.
+- a malformed settings file is ignored, as if it were absent;
+- with ``CLAUDE_CONFIG_DIR`` set, ``~/.claude.json`` is ``$CLAUDE_CONFIG_DIR/.claude.json`` and
+  ``~/.claude/settings.json`` is ``$CLAUDE_CONFIG_DIR/settings.json``.
 
 These are the user's files: each is read at most once, up to a size bound, and a file that cannot
 be read is named in the result rather than failing the command.
@@ -25,6 +27,8 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
+
+from sap_devs.integrations.clients import claude_dir, claude_json
 
 # ~/.claude.json also holds Claude's per-project history; a few MB is usual, far more is not a config.
 MAX_BYTES = 32 * 1024 * 1024
@@ -92,17 +96,17 @@ def _names(source: dict[str, Any] | None, key: str) -> set[str]:
 def approval(project: Path, home: Path, server: str) -> Approval:
     """What Claude Code does with ``server`` from ``project``'s ``.mcp.json``."""
     unreadable: list[str] = []
-    claude_json = home / ".claude.json"
-    projects = (_read(claude_json, unreadable) or {}).get("projects")
+    state = claude_json(home)
+    projects = (_read(state, unreadable) or {}).get("projects")
     entry = projects.get(trust_key(project)) if isinstance(projects, dict) else None
     entry = entry if isinstance(entry, dict) else None
     trusted = bool(entry and entry.get("hasTrustDialogAccepted") is True)
     # most local first: it decides enableAllProjectMcpServers
     sources: list[tuple[Path, dict[str, Any] | None]] = [
         (project / ".claude" / "settings.local.json", _read(project / ".claude" / "settings.local.json", unreadable)),
-        (claude_json, entry),
+        (state, entry),
         (project / ".claude" / "settings.json", _read(project / ".claude" / "settings.json", unreadable)),
-        (home / ".claude" / "settings.json", _read(home / ".claude" / "settings.json", unreadable)),
+        (claude_dir(home) / "settings.json", _read(claude_dir(home) / "settings.json", unreadable)),
     ]
     disabled_in = next((p for p, s in sources if server in _names(s, "disabledMcpjsonServers")), None)
     enabled_in = next((p for p, s in sources if server in _names(s, "enabledMcpjsonServers")), None)

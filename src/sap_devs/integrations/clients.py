@@ -53,6 +53,33 @@ def _app_support(home: Path) -> Path:
     return _xdg_config(home)
 
 
+def config_dir(variable: str, home: Path, default: str) -> Path:
+    """A client's own folder: ``$CLAUDE_CONFIG_DIR`` / ``$CODEX_HOME`` when the user set it (the client
+    then reads nothing under ``~/.claude`` or ``~/.codex``), else ``home/default``. With SAP_DEVS_HOME
+    set, only a folder inside that home counts: a test never writes to a real client's folder."""
+    value = os.environ.get(variable)
+    if value:
+        folder = Path(value).expanduser()
+        if not _redirected() or folder.resolve().is_relative_to(home.resolve()):
+            return folder
+    return home / default
+
+
+def claude_dir(home: Path) -> Path:
+    return config_dir("CLAUDE_CONFIG_DIR", home, ".claude")
+
+
+def claude_json(home: Path) -> Path:
+    """Claude Code's state file with the user and local MCP servers and the trusted folders: measured
+    with Claude Code 2.1.197, it is ``$CLAUDE_CONFIG_DIR/.claude.json`` when that is set."""
+    folder = claude_dir(home)
+    return folder / ".claude.json" if folder != home / ".claude" else home / ".claude.json"
+
+
+def codex_dir(home: Path) -> Path:
+    return config_dir("CODEX_HOME", home, ".codex")
+
+
 def _claude_desktop(home: Path) -> Path:
     return _app_support(home) / "Claude" / "claude_desktop_config.json"
 
@@ -124,17 +151,17 @@ CLIENTS: tuple[Client, ...] = (
     Client(
         "claude-code",
         "Claude Code",
-        detect=("~/.claude", "~/.claude.json"),
+        detect=(claude_dir, claude_json),
         executables=("claude",),
         mcp=(
             McpConfig("project", "{project}/.mcp.json", "json", ("mcpServers",), "claude"),
-            McpConfig("user", "~/.claude.json", "json", ("mcpServers",), "claude"),
-            McpConfig("local", "~/.claude.json", "json", ("projects", "{project}", "mcpServers"), "claude"),
+            McpConfig("user", claude_json, "json", ("mcpServers",), "claude"),
+            McpConfig("local", claude_json, "json", ("projects", "{project}", "mcpServers"), "claude"),
         ),
         # Claude Code reads CLAUDE.md in full but warns above about 40k characters.
         instructions=(
             InstructionFile("project", "{project}/CLAUDE.md", 40_000),
-            InstructionFile("user", "~/.claude/CLAUDE.md", 40_000),
+            InstructionFile("user", lambda home: claude_dir(home) / "CLAUDE.md", 40_000),
         ),
     ),
     Client(
@@ -195,10 +222,10 @@ CLIENTS: tuple[Client, ...] = (
     Client(
         "codex",
         "Codex CLI",
-        detect=("~/.codex",),
+        detect=(codex_dir,),
         executables=("codex",),
         mcp=(
-            McpConfig("user", "~/.codex/config.toml", "toml", ("mcp_servers",), "plain"),
+            McpConfig("user", lambda home: codex_dir(home) / "config.toml", "toml", ("mcp_servers",), "plain"),
             McpConfig("project", "{project}/.codex/config.toml", "toml", ("mcp_servers",), "plain"),
         ),
         # Codex reads at most 32 KiB of the project's AGENTS.md files together (project_doc_max_bytes,
@@ -208,7 +235,7 @@ CLIENTS: tuple[Client, ...] = (
         # lean anyway (inject.LEAN_CHARS); a larger one only comes with a --verbosity the user chose.
         instructions=(
             InstructionFile("project", "{project}/AGENTS.md", 32_768, unit="bytes"),
-            InstructionFile("user", "~/.codex/AGENTS.md", None, unit="bytes"),
+            InstructionFile("user", lambda home: codex_dir(home) / "AGENTS.md", None, unit="bytes"),
         ),
     ),
     Client(
