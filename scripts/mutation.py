@@ -63,7 +63,7 @@ TARGETS: dict[str, tuple[list[str], list[str] | None]] = {
         ],
         ["redact", "check", "_origin", "_redirected", "_once", "_read_capped", "request", "_retry_after"],
     ),
-    "core/fs.py": (["tests/test_refusals.py", "tests/test_http_and_cache.py"], None),
+    "core/fs.py": (["tests/test_refusals.py", "tests/test_fs_atomic_write.py", "tests/test_http_and_cache.py"], None),
     "core/cache.py": (["tests/test_cache.py", "tests/test_cache_rewrite.py", "tests/test_http_and_cache.py"], None),
     "knowledge/layers.py": (["tests/test_layer_rules.py", "tests/test_layers.py", "tests/test_hostile_packs.py"], None),
     "knowledge/trust.py": (
@@ -231,16 +231,6 @@ EXPLAINED: dict[str, list[tuple[str, ...]]] = {
     ],
     "core/fs.py": [
         ("umask = os.umask(0)", "0 -> 1", "the umask is read by setting it and put back on the next line"),
-        (
-            "fh.flush()",
-            "call statement removed",
-            "closing the file flushes it; only the fsync before it would miss data, which shows after a power loss",
-        ),
-        (
-            "Path(tmp).unlink(missing_ok=True)",
-            "True -> False",
-            "the temporary file still exists whenever this runs (os.replace is the try block's last step)",
-        ),
         ("st_mtime < cutoff", "Lt -> LtE", "differs only for a file exactly as old as the cutoff, to the nanosecond"),
         ("neither should stop the caller\ncontinue", "'continue' removed", "the last statement of the loop body"),
     ],
