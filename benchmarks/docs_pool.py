@@ -12,7 +12,8 @@ random page of the same product (how often does the judge call an unrelated page
     python benchmarks/docs_pool.py read OUT_DIR CANDIDATE_ID    # a candidate's whole page, for a judge
     python benchmarks/docs_pool.py collect OUT_DIR               # judged parts -> docs_judgments_pooled.yaml
 
-A judge writes one line per candidate into OUT_DIR/part-N.judged: ``<id> <grade> <reason>``, grade 2
+Every grade, with the judge's reason, is kept in docs_judgments_pooled_grades.tsv: a later engine's
+top 10 can be checked for pages nobody judged (docs_relevance.py counts them). A judge writes one line per candidate into OUT_DIR/part-N.judged: ``<id> <grade> <reason>``, grade 2
 (the page answers the question: a developer could do or know what was asked from it), 1 (on the
 topic, does not answer) or 0. ``collect`` keeps grade 2 for the non-control candidates and prints the
 controls' agreement. The pool is frozen: a page a later engine finds that nobody judged counts as
@@ -39,6 +40,7 @@ OPENING_CHARS = 1500
 OUTLINE_MAX = 30
 READ_CHARS = 12000
 JUDGMENTS = Path(__file__).resolve().parent / "docs_judgments_pooled.yaml"
+GRADES = Path(__file__).resolve().parent / "docs_judgments_pooled_grades.tsv"
 
 
 def _page_text(page_row: int) -> tuple[dict, str, list[str]]:
@@ -169,6 +171,17 @@ def collect(out: Path) -> None:
             found.setdefault((entry["set"], entry["query"]), []).append(
                 {"source": entry["source"], "path": entry["path"]}
             )
+    rows = ["kind\tgrade\tset\tsource\tpath\tquery\treason"]
+    for judged in sorted(out.glob("part-*.judged")):
+        for line in judged.read_text(encoding="utf-8").splitlines():
+            fields = line.split(maxsplit=2)
+            if len(fields) >= 2 and fields[0] in key and fields[1] in {"0", "1", "2"}:
+                e = key[fields[0]]
+                reason = (fields[2] if len(fields) > 2 else "").replace("\t", " ")
+                rows.append("\t".join([e["kind"], fields[1], e["set"], e["source"], e["path"], e["query"], reason]))
+    GRADES.write_text(
+        "\n".join(sorted(rows[1:], key=lambda r: r.split("\t")[2:6])).join([rows[0] + "\n", "\n"]), encoding="utf-8"
+    )
     doc = [{"set": s, "query": q, "also_relevant": pages} for (s, q), pages in sorted(found.items())]
     header = (
         "# Pooled judgments for docs_queries_tuning.yaml and docs_queries_heldout.yaml: pages among the top 10\n"

@@ -31,6 +31,7 @@ from sap_devs.docs.store import current
 HERE = Path(__file__).resolve().parent
 SETS = {"tuning": HERE / "docs_queries_tuning.yaml", "heldout": HERE / "docs_queries_heldout.yaml"}
 POOLED = HERE / "docs_judgments_pooled.yaml"
+GRADES = HERE / "docs_judgments_pooled_grades.tsv"
 K = 10
 
 
@@ -113,6 +114,14 @@ def baseline_search(con: sqlite3.Connection, query: str) -> list[tuple[str, str]
     return list(seen)
 
 
+def judged(name: str) -> set[tuple[str, tuple[str, str]]]:
+    """(query, page) pairs a pooled judge graded, whatever the grade."""
+    if not GRADES.is_file():
+        return set()
+    rows = [line.split("\t") for line in GRADES.read_text(encoding="utf-8").splitlines()[1:]]
+    return {(r[5], _page_key(r[3], r[4])) for r in rows if len(r) >= 6 and r[2] == name}
+
+
 def mrr(ranks: list[int | None]) -> float:
     return sum(1 / r for r in ranks if r) / len(ranks)
 
@@ -125,6 +134,8 @@ def evaluate(name: str, baseline: sqlite3.Connection, details: bool) -> None:
     index = current()
     queries = load(name)
     more = pooled(name)
+    graded = judged(name)
+    unjudged = 0
     ours: list[int | None] = []
     base: list[int | None] = []
     ours_pooled: list[int | None] = []
@@ -139,6 +150,10 @@ def evaluate(name: str, baseline: sqlite3.Connection, details: bool) -> None:
         ours.append(rank_of(got, q["relevant"]))
         base.append(rank_of(theirs, q["relevant"]))
         ours_pooled.append(rank_of(got, q["relevant"] + more.get(q["query"], [])))
+        named = {_page_key(*_resolved(r)) for r in q["relevant"]}
+        unjudged += sum(
+            1 for page in got[:K] if _page_key(*page) not in named and (q["query"], _page_key(*page)) not in graded
+        )
         base_pooled.append(rank_of(theirs, q["relevant"] + more.get(q["query"], [])))
         if details and ours_pooled[-1] != 1:
             top = [f"{h.source}:{h.path}" for h in hits[:3]]
@@ -155,7 +170,8 @@ def evaluate(name: str, baseline: sqlite3.Connection, details: bool) -> None:
     if more:
         print(
             f"{'':8s} {len(more):3d} with pooled judgments | pooled: sap-devs MRR@10 {mrr(ours_pooled):.3f} "
-            f"hit@10 {hit(ours_pooled):.3f}, plain BM25 MRR@10 {mrr(base_pooled):.3f} hit@10 {hit(base_pooled):.3f}"
+            f"hit@10 {hit(ours_pooled):.3f}, plain BM25 MRR@10 {mrr(base_pooled):.3f} hit@10 {hit(base_pooled):.3f} "
+            f"| sap-devs top-10 pages nobody judged: {unjudged} (re-pool with docs_pool.py when this grows)"
         )
     by_product: dict[str, list[int | None]] = {}
     for q, r in zip(queries, ours, strict=True):
