@@ -122,3 +122,30 @@ def test_the_global_override_hides_only_when_it_holds_text(home: Path) -> None:
     assert global_hidden_by(home) == override
     override.write_bytes(b"\xff\xfe rules")
     assert global_hidden_by(home) is None
+
+
+def _project_config(folder: Path, limit: int) -> None:
+    (folder / ".codex").mkdir(exist_ok=True)
+    (folder / ".codex" / "config.toml").write_text(f"project_doc_max_bytes = {limit}\n", encoding="utf-8")
+
+
+def test_a_trusted_projects_own_config_sets_the_limit(home: Path, repo: Path, project: Path) -> None:
+    """Measured with Codex 0.171: the repository's .codex/config.toml counts once the user trusts the
+    repository, also when Codex starts in a folder below it; a deeper folder's config wins."""
+    _project_config(repo, 100)
+    assert chain(project / "AGENTS.md", home).limit == DEFAULT_LIMIT  # not trusted: Codex ignores it
+    _config(home, f'[projects."{repo.as_posix()}"]\ntrust_level = "untrusted"\n')
+    assert chain(project / "AGENTS.md", home).limit == DEFAULT_LIMIT
+    _config(home, f'project_doc_max_bytes = 9000\n[projects."{repo.as_posix()}"]\ntrust_level = "trusted"\n')
+    assert chain(project / "AGENTS.md", home).limit == 100
+    _project_config(project, 50)
+    assert chain(project / "AGENTS.md", home).limit == 50
+
+
+def test_trust_comes_from_the_nearest_listed_folder(home: Path, repo: Path, project: Path) -> None:
+    """With only the subfolder trusted, the repository root's config is not read, the subfolder's is."""
+    _project_config(repo, 100)
+    _config(home, f'[projects."{project.as_posix()}"]\ntrust_level = "trusted"\n')
+    assert chain(project / "AGENTS.md", home).limit == DEFAULT_LIMIT
+    _project_config(project, 50)
+    assert chain(project / "AGENTS.md", home).limit == 50

@@ -408,3 +408,19 @@ def test_claude_config_dir_and_codex_home_move_where_install_writes(world: World
     assert not (world.home / ".claude.json").exists() and not (world.home / ".codex").exists()
     world.sap_devs("mcp", "uninstall", "-c", "claude-code", "-c", "codex", "--scope", "user")
     assert "No MCP server" in world.client("claude", "mcp", "get", "sap-devs")
+
+
+def test_codex_project_doc_limit_from_a_trusted_projects_config(world: World) -> None:
+    """A trusted project's own .codex/config.toml can lower project_doc_max_bytes: the block is fitted to
+    that limit and Codex still reads it to its end marker."""
+    (world.project / ".git").mkdir()
+    (world.project / ".codex").mkdir()
+    (world.project / ".codex" / "config.toml").write_text("project_doc_max_bytes = 6000\n", encoding="utf-8")
+    (world.home / ".codex").mkdir(exist_ok=True)
+    (world.home / ".codex" / "config.toml").write_text(
+        f'[projects."{world.project.as_posix()}"]\ntrust_level = "trusted"\n', encoding="utf-8"
+    )
+    world.sap_devs("inject", "-c", "codex")
+    assert len((world.project / "AGENTS.md").read_bytes()) <= 6000
+    prompt = world.client("codex", "debug", "prompt-input", "hi")
+    assert "<!-- sap-devs:end -->" in prompt, prompt[-2000:]

@@ -2,7 +2,8 @@
 
 Codex joins one instruction file per folder, from the project root (the nearest folder holding
 ``.git``; without one, only the folder it starts in) down to the folder it starts in, and stops
-once they add up to ``project_doc_max_bytes`` (32 KiB unless ~/.codex/config.toml says otherwise).
+once they add up to ``project_doc_max_bytes`` (32 KiB unless ~/.codex/config.toml, or in a trusted
+project its own .codex/config.toml, says otherwise).
 In each folder the first of AGENTS.override.md, AGENTS.md and the configured fallback names that
 exists is the one read, so an override, even an empty one, hides AGENTS.md. The global
 ~/.codex/AGENTS.md is not part of that sum. All of this was checked with ``codex debug
@@ -33,18 +34,49 @@ def codex_home(home: Path) -> Path:
     return codex_dir(home)
 
 
-def settings(home: Path) -> Settings:
-    """``project_doc_max_bytes`` and ``project_doc_fallback_filenames`` from the user's Codex config;
-    the defaults when it is missing or unreadable (Codex then uses its defaults too)."""
+def _read_config(path: Path) -> dict | None:
     try:
-        data = tomllib.loads((codex_home(home) / "config.toml").read_text(encoding="utf-8"))
+        return tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
-        return Settings(DEFAULT_LIMIT, ())
-    limit = data.get("project_doc_max_bytes")
-    names = data.get("project_doc_fallback_filenames")
-    fallbacks = tuple(n for n in names if isinstance(n, str) and n) if isinstance(names, list) else ()
-    valid = isinstance(limit, int) and not isinstance(limit, bool) and limit > 0
-    return Settings(limit if valid else DEFAULT_LIMIT, fallbacks)  # type: ignore[arg-type]
+        return None
+
+
+def _trusted_from(user: dict, folder: Path) -> Path | None:
+    """The folder whose entry in the user's ``[projects]`` decides trust for ``folder`` (the nearest one
+    listed, the folder itself first), when that entry says trusted."""
+    projects = user.get("projects")
+    if not isinstance(projects, dict):
+        return None
+    for candidate in (folder, *folder.parents):
+        entry = projects.get(candidate.as_posix())
+        if isinstance(entry, dict):
+            return candidate if entry.get("trust_level") == "trusted" else None
+    return None
+
+
+def settings(home: Path, folder: Path | None = None) -> Settings:
+    """``project_doc_max_bytes`` and ``project_doc_fallback_filenames`` as Codex started in ``folder`` uses
+    them: the user's config, then, in a trusted project, each ``.codex/config.toml`` from the trusted
+    folder down to ``folder`` (Codex 0.171 ignores a project's config until the project is trusted; the
+    nearest folder listed under ``[projects]`` decides). Defaults where nothing readable says otherwise."""
+    user = _read_config(codex_home(home) / "config.toml") or {}
+    layers = [user]
+    if folder is not None:
+        folder = folder.absolute()
+        trusted = _trusted_from(user, folder)
+        if trusted is not None:
+            below = [p for p in reversed(folder.parents) if p == trusted or trusted in p.parents]
+            for directory in [*below, folder]:
+                layers.append(_read_config(directory / ".codex" / "config.toml") or {})
+    limit, fallbacks = DEFAULT_LIMIT, ()
+    for data in layers:
+        value = data.get("project_doc_max_bytes")
+        if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+            limit = value
+        names = data.get("project_doc_fallback_filenames")
+        if isinstance(names, list):
+            fallbacks = tuple(n for n in names if isinstance(n, str) and n)
+    return Settings(limit, fallbacks)
 
 
 def project_root(folder: Path) -> Path | None:
@@ -76,8 +108,8 @@ class Chain:
 
 def chain(path: Path, home: Path) -> Chain:
     """What Codex reads along with the project file ``path`` when started in its folder."""
-    config = settings(home)
     folder = path.absolute().parent
+    config = settings(home, folder)
     root = project_root(folder)
     # from the root down to our folder's parent
     above = [] if root is None else [p for p in reversed(folder.parents) if p == root or root in p.parents]
