@@ -162,7 +162,7 @@ ISSUE_MUTANTS: list[tuple[str, str, list[tuple[str, str]]]] = [
         "atomic_write_text writes the target in place first",
         [
             (
-                "    mode = _mode_for(path)\n",
+                "    mode = _existing_mode(path)\n",
                 "    mode = _mode_for(path)\n    path.write_text(text, encoding=encoding)\n",
             )
         ],
@@ -170,12 +170,17 @@ ISSUE_MUTANTS: list[tuple[str, str, list[tuple[str, str]]]] = [
     (
         "core/fs.py",
         "atomic_write_text writes the target in place only",
-        [("    mode = _mode_for(path)\n", "    path.write_text(text, encoding=encoding, newline='')\n    return\n")],
+        [
+            (
+                "    mode = _existing_mode(path)\n",
+                "    path.write_text(text, encoding=encoding, newline='')\n    return\n",
+            )
+        ],
     ),
     (
         "core/fs.py",
         "atomic_write_text: temp file not removed on failure",
-        [("        Path(tmp).unlink(missing_ok=True)\n", "        pass\n")],
+        [("        tmp.unlink(missing_ok=True)\n", "        pass\n")],
     ),
 ]
 
@@ -230,7 +235,6 @@ EXPLAINED: dict[str, list[tuple[str, ...]]] = {
         ),
     ],
     "core/fs.py": [
-        ("umask = os.umask(0)", "0 -> 1", "the umask is read by setting it and put back on the next line"),
         ("st_mtime < cutoff", "Lt -> LtE", "differs only for a file exactly as old as the cutoff, to the nanosecond"),
         ("neither should stop the caller\ncontinue", "'continue' removed", "the last statement of the loop body"),
     ],

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import logging
 import os
-import tempfile
 import time
+import uuid
 from pathlib import Path
 
 log = logging.getLogger(__name__)
@@ -13,30 +13,32 @@ log = logging.getLogger(__name__)
 TEMP_SUFFIX = ".tmp"
 
 
-def _mode_for(path: Path) -> int:
-    """Keep an existing file's permissions; new files get the usual umask-based ones, not mkstemp's 0600."""
+def _existing_mode(path: Path) -> int | None:
+    """An existing file's permissions, which a rewrite keeps."""
     try:
         return path.stat().st_mode & 0o7777
     except FileNotFoundError:
-        umask = os.umask(0)
-        os.umask(umask)
-        return 0o666 & ~umask
+        return None
 
 
 def atomic_write_text(path: Path, text: str, *, encoding: str = "utf-8") -> None:
     """Write ``text`` to ``path`` via a temporary file in the same folder and ``os.replace``."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    mode = _mode_for(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=TEMP_SUFFIX, dir=path.parent)
+    mode = _existing_mode(path)
+    tmp = path.with_name(f".{path.name}.{uuid.uuid4().hex}{TEMP_SUFFIX}")
+    # open(..., "x"), not mkstemp (0600): the kernel gives a new file the umask's permissions. Reading
+    # the umask means setting it for every thread of the process, and other threads' files (or two
+    # writes at once, leaving it at 0) would get world-writable permissions meanwhile.
     try:
-        os.chmod(tmp, mode)
-        with os.fdopen(fd, "w", encoding=encoding, newline="") as fh:
+        with open(tmp, "x", encoding=encoding, newline="") as fh:
+            if mode is not None:
+                os.chmod(tmp, mode)
             fh.write(text)
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, path)
     except BaseException:
-        Path(tmp).unlink(missing_ok=True)
+        tmp.unlink(missing_ok=True)
         raise
 
 
