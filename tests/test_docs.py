@@ -362,3 +362,19 @@ def test_words_written_differently_still_find_their_page(wording_index: DocsInde
     assert "Manifest Settings" in titles("raise the min ui5 version")  # minUI5Version reads as its words
     assert titles("odata v4 model binding lists")[0] == "OData V4 Model"  # the deprecated page gives way ...
     assert titles("deprecated odata v4 model binding lists")[0].endswith("(deprecated)")  # ... unless asked for
+
+
+def test_character_references_read_as_the_page_shows_them() -> None:
+    """SAP-docs write placeholders as ``&lt;tenant&gt;``: an agent reads ``<tenant>``; code keeps its text."""
+    body = (
+        f"<!-- loio{LOIO} -->\n\n# Open the Cockpit\n\n"
+        "Go to https://cockpit.btp.cloud.sap/cockpit/?idp=&lt;tenant&gt;.accounts.ondemand.com &rarr; Security.\n\n"
+        "Type `&lt;kbd&gt;` literally&nbsp;here; a query such as ?a=1&copy=2 stays.\n\n"
+        "```xml\n<entry>&amp;</entry>\n```\n"
+    )
+    page = parse_page(CONNECTIVITY, "docs/open-the-cockpit-2b8ee62.md", body, {})
+    assert page is not None
+    text = "\n".join(s.text for s in page.sections)
+    assert "?idp=<tenant>.accounts.ondemand.com → Security." in text
+    assert "Type `&lt;kbd&gt;` literally here; a query such as ?a=1&copy=2 stays." in text
+    assert "<entry>&amp;</entry>" in text

@@ -9,6 +9,7 @@ repository become their public addresses, so what an agent quotes can be followe
 
 from __future__ import annotations
 
+import html
 import posixpath
 import re
 import tarfile
@@ -66,6 +67,9 @@ _BACK_TO_TOP = re.compile(r"^\s*<p align=\"right\">.*?top.*?</p>\s*$", re.I)
 _TOC_LINE = re.compile(r"^\s*[-*]\s+\[[^\]]*\]\(#[^)]*\)\s*$")
 _BACK_LINK = re.compile(r"^\s*Back to \[Top\]\([^)]*\)\s*$", re.I)
 _SLUG_DROP = re.compile(r"[^\w\- ]+")
+# character references with their semicolon only: "?a=1&copy=2" in a URL is not "©"
+_ENTITY = re.compile(r"&(?:#\d{1,7}|#x[0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
+_CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
 
 
 _FENCE_OPEN = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
@@ -116,12 +120,31 @@ def _front_matter(text: str) -> tuple[dict[str, str], str]:
     return meta, body
 
 
+_SPACES = {"\xa0": " ", "\u2002": " ", "\u2003": " ", "\u2009": " "}
+
+
+def _character(match: re.Match[str]) -> str:
+    char = html.unescape(match.group())
+    return _SPACES.get(char, char)
+
+
+def _unescape(text: str) -> str:
+    """``&lt;tenant&gt;`` as the page shows it, ``<tenant>``; code spans keep theirs (Markdown shows them as
+    written). After the tags are gone, so an escaped ``&lt;p&gt;`` stays text."""
+    parts, last = [], 0
+    for span in _CODE_SPAN.finditer(text):
+        parts += [_ENTITY.sub(_character, text[last : span.start()]), span.group()]
+        last = span.end()
+    parts.append(_ENTITY.sub(_character, text[last:]))
+    return "".join(parts)
+
+
 def _clean_prose(line: str) -> str:
     line = _ANCHOR_TAG.sub("", line)
     line = _CELL_END.sub(" | ", line)
     line = _ROW_END.sub("\n", line)
     line = _TAG.sub("", line)
-    return _ESCAPES.sub(r"\1", line)
+    return _unescape(_ESCAPES.sub(r"\1", line))
 
 
 def clean(text: str, *, meta: dict[str, str] | None = None) -> str:
