@@ -378,3 +378,18 @@ def test_character_references_read_as_the_page_shows_them() -> None:
     assert "?idp=<tenant>.accounts.ondemand.com → Security." in text
     assert "Type `&lt;kbd&gt;` literally here; a query such as ?a=1&copy=2 stays." in text
     assert "<entry>&amp;</entry>" in text
+
+
+def test_a_heading_that_is_a_link_reads_as_its_text() -> None:
+    """capire links reference headings (``### [cds. Service](core-services) {.class}``): the breadcrumb and
+    the anchor come from the text, as on the site, not from the link target."""
+    body = (
+        '# Facade\n\n## [OASIS Vocabularies](https://github.com/oasis-tcs/x#y) { target="_blank"}\n\nSee there.\n\n'
+        "### [cds. Service](core-services#core-services) {.class}\n\nThe base class.\n"
+    )
+    page = parse_page(CAPIRE, "node.js/cds-facade.md", body)
+    assert page is not None
+    assert [(s.heading, s.anchor) for s in page.sections] == [
+        (["Facade", "OASIS Vocabularies"], "oasis-vocabularies"),
+        (["Facade", "OASIS Vocabularies", "cds. Service"], "cds-service"),
+    ]

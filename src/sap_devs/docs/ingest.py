@@ -67,6 +67,8 @@ _BACK_TO_TOP = re.compile(r"^\s*<p align=\"right\">.*?top.*?</p>\s*$", re.I)
 _TOC_LINE = re.compile(r"^\s*[-*]\s+\[[^\]]*\]\(#[^)]*\)\s*$")
 _BACK_LINK = re.compile(r"^\s*Back to \[Top\]\([^)]*\)\s*$", re.I)
 _SLUG_DROP = re.compile(r"[^\w\- ]+")
+# a heading that is a link ("### [cds. Service](core-services)" in capire): its text, with any {target=...}
+_HEADING_LINK = re.compile(r"\[([^\]]*)\]\([^)\s]*(?:\s+\"[^\"]*\")?\)(?:\s*\{[^}#.]*\})?")
 # character references with their semicolon only: "?a=1&copy=2" in a URL is not "©"
 _ENTITY = re.compile(r"&(?:#\d{1,7}|#x[0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
 _CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
@@ -211,7 +213,7 @@ def split_sections(text: str, title: str) -> list[Section]:
             level = len(match.group(1))
             raw = match.group(2)
             attr = re.search(r"\{\s*#([\w-]+)\s*\}", raw)
-            name = _ATTRS.sub("", raw).strip()
+            name = _ATTRS.sub("", _HEADING_LINK.sub(r"\1", raw)).strip()
             anchor = attr.group(1) if attr else slug(name)
             if level == 1:
                 path, levels = [name], [1]
