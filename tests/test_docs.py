@@ -393,3 +393,24 @@ def test_a_heading_that_is_a_link_reads_as_its_text() -> None:
         (["Facade", "OASIS Vocabularies"], "oasis-vocabularies"),
         (["Facade", "OASIS Vocabularies", "cds. Service"], "cds-service"),
     ]
+
+
+@needs_bundled
+@pytest.mark.parametrize(
+    ("given", "product"),
+    [
+        ("SAPUI5", "ui5"),
+        ("Integration Suite", "integration-suite"),
+        ("CPI", "integration-suite"),
+        ("HANA", "hana-cloud"),
+    ],
+)
+async def test_search_docs_takes_the_product_names_agents_use(given: str, product: str) -> None:
+    is_error, text, result = await call("search_docs", query="table", product=given, limit=2)
+    assert not is_error, text
+    assert {r["product"] for r in result["results"]} == {product}  # type: ignore[index]
+
+
+async def test_an_unknown_or_ambiguous_product_lists_the_choices() -> None:
+    is_error, text, _ = await call("search_docs", query="table", product="fiori")
+    assert is_error and "'fiori-tools'" in text and "'ui5'" in text and 'got "fiori"' in text

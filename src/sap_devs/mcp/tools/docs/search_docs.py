@@ -2,14 +2,45 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 
 from sap_devs.mcp.framework import SEARCH_LIMIT, Envelope, Tool, ToolContext, ToolInput, limit_field
 from sap_devs.mcp.tools._bounds import QUERY_MAX
 
 Product = Literal["cap", "ui5", "fiori-tools", "btp", "connectivity", "bas", "hana-cloud", "integration-suite", "abap"]
+
+
+# names agents pass for a product (they read them in the question); ambiguous ones ("fiori": Fiori tools
+# or Fiori elements in the UI5 docs) are left to the error, which lists the choices
+PRODUCT_NAMES = {
+    "sapui5": "ui5",
+    "openui5": "ui5",
+    "fiori-elements": "ui5",
+    "fiori-tool": "fiori-tools",
+    "sap-fiori-tools": "fiori-tools",
+    "capire": "cap",
+    "sap-cap": "cap",
+    "sap-btp": "btp",
+    "cloud-foundry": "btp",
+    "cf": "btp",
+    "kyma": "btp",
+    "cloud-connector": "connectivity",
+    "destination": "connectivity",
+    "destinations": "connectivity",
+    "business-application-studio": "bas",
+    "sap-business-application-studio": "bas",
+    "hana": "hana-cloud",
+    "sap-hana-cloud": "hana-cloud",
+    "hana-db": "hana-cloud",
+    "hdi": "hana-cloud",
+    "cpi": "integration-suite",
+    "cloud-integration": "integration-suite",
+    "sap-integration-suite": "integration-suite",
+    "abap-cloud": "abap",
+    "rap": "abap",
+}
 
 
 class Input(ToolInput):
@@ -20,6 +51,14 @@ class Input(ToolInput):
     )
     product: Product | None = Field(None, description="Only pages of this product.")
     limit: int = limit_field(SEARCH_LIMIT, "pages")
+
+    @field_validator("product", mode="before")
+    @classmethod
+    def _product_name(cls, value: Any) -> Any:
+        if not isinstance(value, str):
+            return value
+        name = "-".join(value.strip().lower().replace("_", " ").split())
+        return PRODUCT_NAMES.get(name, name)
 
 
 class DocHit(BaseModel):
