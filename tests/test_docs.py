@@ -414,3 +414,12 @@ async def test_search_docs_takes_the_product_names_agents_use(given: str, produc
 async def test_an_unknown_or_ambiguous_product_lists_the_choices() -> None:
     is_error, text, _ = await call("search_docs", query="table", product="fiori")
     assert is_error and "'fiori-tools'" in text and "'ui5'" in text and 'got "fiori"' in text
+
+
+def test_anchors_are_made_from_the_heading_as_shown() -> None:
+    """An underscore emphasis is not part of the anchor; a code span keeps its underscores (capire's
+    "Things You _Must_ Fix" is #things-you-must-fix on the site)."""
+    body = "# Upgrade\n\n## Things You _Must_ Fix\n\nA.\n\n## Changed: `up_` as Managed Association\n\nB.\n"
+    page = parse_page(CAPIRE, "releases/upgrade.md", body)
+    assert page is not None
+    assert [s.anchor for s in page.sections] == ["things-you-must-fix", "changed-up_-as-managed-association"]

@@ -13,7 +13,7 @@ import html
 import posixpath
 import re
 import tarfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from sap_devs.docs.sources import DocSource, is_page, page_url
@@ -72,6 +72,7 @@ _HEADING_LINK = re.compile(r"\[([^\]]*)\]\([^)\s]*(?:\s+\"[^\"]*\")?\)(?:\s*\{[^
 # character references with their semicolon only: "?a=1&copy=2" in a URL is not "©"
 _ENTITY = re.compile(r"&(?:#\d{1,7}|#x[0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
 _CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
+_UNDERSCORE_EMPHASIS = re.compile(r"(?<![\w])_+([^_]+?)_+(?![\w])")
 
 
 _FENCE_OPEN = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
@@ -98,9 +99,21 @@ class Fences:
         return False
 
 
+def _outside_code(text: str, change: Callable[[str], str]) -> str:
+    """``text`` with ``change`` applied to what is not inside a code span (Markdown shows a span as written)."""
+    parts, last = [], 0
+    for span in _CODE_SPAN.finditer(text):
+        parts += [change(text[last : span.start()]), span.group()]
+        last = span.end()
+    parts.append(change(text[last:]))
+    return "".join(parts)
+
+
 def slug(heading: str) -> str:
-    """GitHub-style anchor of a heading (the cheat sheets link their sections this way)."""
-    return _SLUG_DROP.sub("", heading.strip().lower()).replace(" ", "-")
+    """GitHub-style anchor of a heading (the cheat sheets link their sections this way, and capire's site uses
+    the same rule), made from the heading as shown: ``Things You _Must_ Fix`` -> things-you-must-fix."""
+    shown = _outside_code(heading, lambda part: _UNDERSCORE_EMPHASIS.sub(r"\1", part))
+    return _SLUG_DROP.sub("", shown.strip().lower()).replace(" ", "-")
 
 
 def _front_matter(text: str) -> tuple[dict[str, str], str]:
@@ -133,12 +146,7 @@ def _character(match: re.Match[str]) -> str:
 def _unescape(text: str) -> str:
     """``&lt;tenant&gt;`` as the page shows it, ``<tenant>``; code spans keep theirs (Markdown shows them as
     written). After the tags are gone, so an escaped ``&lt;p&gt;`` stays text."""
-    parts, last = [], 0
-    for span in _CODE_SPAN.finditer(text):
-        parts += [_ENTITY.sub(_character, text[last : span.start()]), span.group()]
-        last = span.end()
-    parts.append(_ENTITY.sub(_character, text[last:]))
-    return "".join(parts)
+    return _outside_code(text, lambda part: _ENTITY.sub(_character, part))
 
 
 def _clean_prose(line: str) -> str:
