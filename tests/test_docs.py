@@ -423,3 +423,13 @@ def test_anchors_are_made_from_the_heading_as_shown() -> None:
     page = parse_page(CAPIRE, "releases/upgrade.md", body)
     assert page is not None
     assert [s.anchor for s in page.sections] == ["things-you-must-fix", "changed-up_-as-managed-association"]
+
+
+@needs_bundled
+def test_value_help_is_one_sap_term_not_the_word_value() -> None:
+    """'help' is a stop word, so 'value help' (F4 help) searched for 'value' alone and found no value help page."""
+    store.reset()
+    hits, _ = store.current().search("value help for a field in a fiori elements list report", limit=3)
+    assert any(
+        "value help" in f"{h.title} {h.section} {h.snippet}".lower() or "valuelist" in h.title.lower() for h in hits
+    )

@@ -107,6 +107,9 @@ PHRASES: list[tuple[str, str]] = [
     (r"node\.js|node js", "nodejs"),
     (r"ui5 tooling|ui5 cli", "ui5cli"),
     (r"abap development tools", "adt"),
+    # SAP terms built on a stop word: without these "value help" searched for "value" alone
+    (r"(?:value|f4)[ -]?help", "valuehelp"),
+    (r"where[ -]used(?: list)?", "whereused"),
 ]
 # one alternation, one pass per text: each phrase is its own group, replaced by its canonical term
 _PHRASE_RE = re.compile(r"(?<![a-z0-9])(?:" + "|".join(f"({p})" for p, _ in PHRASES) + r")(?![a-z0-9])")
