@@ -35,8 +35,10 @@ def uvicorn_running(app: Any, settings: HttpSettings | None = None) -> Iterator[
         yield f"http://127.0.0.1:{port}"
     finally:
         server.should_exit = True
-        thread.join(10)
+        thread.join(60)  # uvicorn's graceful shutdown waits for open connections, up to 30 s
         sock.close()
+        if thread.is_alive():  # a test reading logs or secrets after this must not race a running server
+            raise RuntimeError("uvicorn did not stop within 60 s")
 
 
 @contextmanager

@@ -47,7 +47,7 @@ def system_env(adt: FakeAdt, monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("SAP_URL", adt.url)
     monkeypatch.setenv("SAP_CLIENT", "100")
-    monkeypatch.setenv("SAP_TIMEOUT", "5")
+    monkeypatch.setenv("SAP_TIMEOUT", "30")  # a loaded CI machine took up to 1.7 s for the first ADT call
     monkeypatch.setenv("SAP_DEVS_ADT_WRITE", "1")  # a developer's shell setting: must not open a team server
 
 
