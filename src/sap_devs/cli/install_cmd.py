@@ -202,8 +202,12 @@ def _finish(done: list[Any], failed: int, server: str, root: Path, dry_run: bool
 
     if not dry_run:
         for t in done:
-            step = mcp_install.client_step(t, server) or f"restart {t.client.name} (or start a new session) to load it"
+            policy = mcp_install.client_policy(t, server, root)
+            step = mcp_install.client_step(t, server, policy)
+            step = step or f"restart {t.client.name} (or start a new session) to load it"
             typer.echo(f"Next, {t.client.name} ({t.scope}): {step}.")
+            for problem in policy.unreadable if policy else []:
+                typer.echo(f"Warning: {problem}; Claude Code ignores this file too.", err=True)
     for warning in _scope_warnings({t.client.id for t in done}, server, root):
         typer.echo(f"Warning: {warning}", err=True)
     if failed:
@@ -310,9 +314,12 @@ def status(
                 state += f" ({row.detail})"
             bad += row.state == "malformed" or row.command_exists is False
             typer.echo(f"{c.id:<15} {row.target.scope:<8} {state} - {row.target.path}")
+            policy = mcp_install.client_policy(row.target, server, root) if row.state == "installed" else None
             if row.state == "installed":
-                _print_approval(row.target, server)
-            step = mcp_install.client_step(row.target, server) if row.state == "installed" else None
+                _print_verdict(row.target, server, policy)
+            step = mcp_install.client_step(row.target, server, policy) if row.state == "installed" else None
+            if policy is not None and policy.block is not None:
+                step = policy.block.fix  # the line above already says what blocks it
             if step:
                 typer.echo(f"{'':<24} next: {step}")
         for warning in mcp_install.scope_warnings(rows):
@@ -324,13 +331,19 @@ def status(
 _APPROVAL_WORDS = {"approved": "approved", "rejected": "rejected", "pending": "pending approval"}
 
 
-def _print_approval(t: Any, server: str) -> None:
-    """Claude Code's own verdict on a project server, read from its files, and the files it could not read."""
+def _print_verdict(t: Any, server: str, policy: Any) -> None:
+    """Whether Claude Code will start the server: blocked by policy (any scope), else its own approval
+    of a project server; and the files it could not read, each once."""
     from sap_devs.integrations import mcp_install
 
-    found = mcp_install.client_approval(t, server)
-    if found is None:
-        return
-    typer.echo(f"{'':<24} {t.client.name}: {_APPROVAL_WORDS[found.state]} ({found.evidence})")
-    for problem in found.unreadable:
+    problems = list(policy.unreadable) if policy else []
+    if policy is not None and policy.block is not None:
+        block = policy.block
+        typer.echo(f"{'':<24} {t.client.name}: blocked by {block.who} ({block.file}: {block.rule})")
+    else:
+        found = mcp_install.client_approval(t, server)
+        if found is not None:
+            typer.echo(f"{'':<24} {t.client.name}: {_APPROVAL_WORDS[found.state]} ({found.evidence})")
+            problems += found.unreadable
+    for problem in dict.fromkeys(problems):
         typer.echo(f"{'':<24} warning: {problem}; Claude Code ignores this file too")

@@ -61,7 +61,7 @@ def trust_key(project: Path) -> str:
     return (git_root(project) or project).as_posix()
 
 
-def _read(path: Path, unreadable: list[str]) -> dict[str, Any] | None:
+def read_json_object(path: Path, unreadable: list[str]) -> dict[str, Any] | None:
     """The JSON object in ``path``; None (and a note in ``unreadable``) when it cannot be used."""
     try:
         with path.open("rb") as handle:
@@ -97,16 +97,19 @@ def approval(project: Path, home: Path, server: str) -> Approval:
     """What Claude Code does with ``server`` from ``project``'s ``.mcp.json``."""
     unreadable: list[str] = []
     state = claude_json(home)
-    projects = (_read(state, unreadable) or {}).get("projects")
+    projects = (read_json_object(state, unreadable) or {}).get("projects")
     entry = projects.get(trust_key(project)) if isinstance(projects, dict) else None
     entry = entry if isinstance(entry, dict) else None
     trusted = bool(entry and entry.get("hasTrustDialogAccepted") is True)
     # most local first: it decides enableAllProjectMcpServers
     sources: list[tuple[Path, dict[str, Any] | None]] = [
-        (project / ".claude" / "settings.local.json", _read(project / ".claude" / "settings.local.json", unreadable)),
+        (
+            project / ".claude" / "settings.local.json",
+            read_json_object(project / ".claude" / "settings.local.json", unreadable),
+        ),
         (state, entry),
-        (project / ".claude" / "settings.json", _read(project / ".claude" / "settings.json", unreadable)),
-        (claude_dir(home) / "settings.json", _read(claude_dir(home) / "settings.json", unreadable)),
+        (project / ".claude" / "settings.json", read_json_object(project / ".claude" / "settings.json", unreadable)),
+        (claude_dir(home) / "settings.json", read_json_object(claude_dir(home) / "settings.json", unreadable)),
     ]
     disabled_in = next((p for p, s in sources if server in _names(s, "disabledMcpjsonServers")), None)
     enabled_in = next((p for p, s in sources if server in _names(s, "enabledMcpjsonServers")), None)

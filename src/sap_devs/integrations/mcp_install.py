@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from sap_devs.core.errors import SapDevsError
-from sap_devs.integrations import claude_approval, jsonc, state, toml_edit, yaml_edit
+from sap_devs.integrations import claude_approval, claude_policy, jsonc, state, toml_edit, yaml_edit
 from sap_devs.integrations.claude_approval import Approval
 from sap_devs.integrations.clients import Client, McpConfig, Scope, Shape, resolve
 
@@ -591,9 +591,29 @@ def client_approval(t: Target, server: str) -> Approval | None:
     return claude_approval.approval(t.path.parent, home_dir(), server)
 
 
-def client_step(t: Target, server: str = SAP_DEVS) -> str | None:
-    """The step left in the client itself before it runs a server from this file (approve, trust the
-    folder); None when there is none, or when Claude Code has already approved it."""
+def client_policy(t: Target, server: str, project: Path) -> claude_policy.Verdict | None:
+    """Whether Claude Code, started in ``project``, refuses the installed entry by its organisation's
+    policy or by allow/deny lists (every scope); None for other clients and when there is no entry."""
+    if t.client.id != "claude-code":
+        return None
+    row = status(t, server)
+    if row.state != "installed":
+        return None
+    from sap_devs.integrations.clients import home_dir
+
+    if row.command is not None:
+        identity = claude_policy.Server(server, (row.command, *(row.args or [])))
+    else:
+        identity = claude_policy.Server(server, url=row.url)
+    return claude_policy.check(identity, home_dir(), project)
+
+
+def client_step(t: Target, server: str = SAP_DEVS, policy: claude_policy.Verdict | None = None) -> str | None:
+    """The step left in the client itself before it runs a server from this file (lift a policy block,
+    approve, trust the folder); None when there is none, or when Claude Code has already approved it."""
+    if policy is not None and policy.block is not None:
+        block = policy.block
+        return f"Claude Code will not start {server}, it is blocked by {block.who} ({block.file}: {block.rule}): {block.fix}"
     found = client_approval(t, server)
     if found is not None:
         return claude_approval.next_step(found, server)
