@@ -142,6 +142,17 @@ def test_a_trusted_projects_own_config_sets_the_limit(home: Path, repo: Path, pr
     assert chain(project / "AGENTS.md", home).limit == 50
 
 
+def test_a_config_in_a_folder_between_the_trusted_root_and_the_project_counts(
+    home: Path, repo: Path, project: Path
+) -> None:
+    """Codex 0.171, trusted root, started in root/mid/app: root/mid/.codex/config.toml sets the limit."""
+    app = project / "app"
+    app.mkdir()
+    _project_config(project, 77)  # project is the folder between the repository root and app
+    _config(home, f'[projects."{repo.as_posix()}"]\ntrust_level = "trusted"\n')
+    assert chain(app / "AGENTS.md", home).limit == 77
+
+
 def test_trust_comes_from_the_nearest_listed_folder(home: Path, repo: Path, project: Path) -> None:
     """With only the subfolder trusted, the repository root's config is not read, the subfolder's is."""
     _project_config(repo, 100)
