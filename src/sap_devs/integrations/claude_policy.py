@@ -99,9 +99,9 @@ def managed_dir() -> Path | None:
 
 @dataclass
 class _Lists:
-    """allowedMcpServers / deniedMcpServers entries with the file each came from."""
+    """The merged allowedMcpServers and deniedMcpServers, with the files that set them."""
 
-    allowed: list[tuple[Path, dict[str, Any]]] = field(default_factory=list)
+    allowed: list[dict[str, Any]] = field(default_factory=list)
     allow_set_in: list[Path] = field(default_factory=list)
     denied: list[tuple[Path, dict[str, Any]]] = field(default_factory=list)
 
@@ -235,7 +235,7 @@ def _collect(lists: _Lists, path: Path, data: dict[str, Any], *, allow: bool) ->
     allowed = data.get("allowedMcpServers")
     if allow and isinstance(allowed, list):
         lists.allow_set_in.append(path)
-        lists.allowed += [(path, e) for e in allowed if _valid(e, deny=False)]
+        lists.allowed += [e for e in allowed if _valid(e, deny=False)]
 
 
 def _valid(entry: Any, *, deny: bool) -> bool:
@@ -269,7 +269,7 @@ def _denied(lists: _Lists, server: Server, managed: set[Path]) -> Block | None:
 def _not_allowed(lists: _Lists, server: Server, managed: set[Path], managed_only: bool, home: Path) -> Block | None:
     if not lists.allow_set_in:
         return None
-    entries = [entry for _, entry in lists.allowed]
+    entries = lists.allowed
     by_command = any("serverCommand" in e for e in entries)
     by_url = any("serverUrl" in e for e in entries)
     if any(_allows(e, server, by_command, by_url) for e in entries):
@@ -307,9 +307,10 @@ def _allows(entry: dict[str, Any], server: Server, by_command: bool, by_url: boo
 
 
 def _matches(entry: dict[str, Any], server: Server, *, unknown: bool) -> bool:
-    """Whether the entry names this server. ``unknown`` is the answer for an entry with a ``${VAR}``
-    Claude Code expands from its own environment: True for the allowlist, False for the denylist, so
-    that neither guess reports a block that may not be there."""
+    """Whether the entry names this server. Claude Code expands ``${VAR}`` in an entry from its own
+    environment, which sap-devs cannot see: with ``unknown`` (the allowlist) such an entry counts as a
+    match; otherwise (the denylist) it is expanded from this environment, where an unset variable
+    matches nothing. Either way no block is reported that may not be there."""
     if "serverName" in entry:
         return entry["serverName"] == server.name  # names match literally, never expanded
     if "serverCommand" in entry:
@@ -390,16 +391,3 @@ def _suggestion(server: Server, by_command: bool, by_url: bool) -> dict[str, Any
 
 def _entry_text(entry: dict[str, Any]) -> str:
     return json.dumps(entry, ensure_ascii=False)
-
-
-def server_of(name: str, entry: Any) -> Server:
-    """The server as Claude Code reads it from an entry in ``~/.claude.json`` or ``.mcp.json``."""
-    if not isinstance(entry, dict):
-        return Server(name)
-    if entry.get("type") in (None, "stdio"):
-        command = entry.get("command")
-        args = entry.get("args")
-        args = [str(a) for a in args] if isinstance(args, list) else []
-        return Server(name, (command, *args) if isinstance(command, str) else None)
-    url = entry.get("url")
-    return Server(name, url=url if isinstance(url, str) else None)
