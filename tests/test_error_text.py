@@ -19,6 +19,8 @@ from sap_devs.knowledge.queries import _facts_by_entry, _facts_cache, find_known
     [
         ("Error at https://x.example/a?b=1 now", "Error at a now"),
         ("at https://host.example/?q=1 only", "at only"),
+        ("request to http://registry.example.com failed", "request to failed"),  # a host is not a file name
+        ("GET http://localhost:4004/odata/v4/catalog/Books#top 404", "GET Books 404"),
         ("guid 9a2b1c3d-1111-2222-3333-444455556666 x", "guid x"),
         ("2026-11-30T05:00:00.123Z boom", "boom"),
         ("at 10:22:33.5 boom", "at boom"),

@@ -51,9 +51,9 @@ _CODES = [
 
 
 def _last_segment(match: re.Match[str]) -> str:
-    address = match.group().split("?", 1)[0].split("#", 1)[0]
+    address = match.group().partition("?")[0].partition("#")[0]
     if address.startswith(("http://", "https://")):
-        address = address.split("://", 1)[1].partition("/")[2]  # the host is not a file
+        address = address.partition("://")[2].partition("/")[2]  # the host is not a file
     segments = [s for s in _SEPARATORS.split(address) if s]
     return f" {segments[-1]} " if segments else " "
 
