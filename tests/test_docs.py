@@ -433,3 +433,39 @@ def test_value_help_is_one_sap_term_not_the_word_value() -> None:
     assert any(
         "value help" in f"{h.title} {h.section} {h.snippet}".lower() or "valuelist" in h.title.lower() for h in hits
     )
+
+
+def test_links_between_capire_pages_become_public_urls() -> None:
+    """capire links its pages without .md; an agent can read or cite the site's address, not ../guides/..."""
+    links = {
+        "guides/security/authentication.md": "https://cap.cloud.sap/docs/guides/security/authentication",
+        "guides/security/index.md": "https://cap.cloud.sap/docs/guides/security/",
+    }
+    body = (
+        "# Events\n\nSee [XSUAA](../guides/security/authentication#xsuaa-auth), [security](../guides/security/)"
+        " and [elsewhere](../no/such/page) or [a site](https://example.org/x).\n"
+    )
+    page = parse_page(CAPIRE, "node.js/events.md", body, links)
+    assert page is not None
+    assert page.sections[0].text == (
+        "See [XSUAA](https://cap.cloud.sap/docs/guides/security/authentication#xsuaa-auth), "
+        "[security](https://cap.cloud.sap/docs/guides/security/) and [elsewhere](../no/such/page) "
+        "or [a site](https://example.org/x)."
+    )
+
+
+def test_images_keep_what_their_alt_text_says() -> None:
+    """An icon's alt text can be a table cell's only content ("Yes"); a file name or a boilerplate alt is noise."""
+    body = (
+        f"<!-- loio{LOIO} -->\n\n# Support\n\n"
+        "| Feature | Supported |\n| --- | --- |\n| Drafts | ![Yes](images/yes_icon_1234567.png) |\n\n"
+        "Choose ![](images/plus_icon_9031137.png) (Add).\n\n"
+        '![This graphic is explained in the accompanying text.](images/flow_b835ff9.png "The build flow")\n\n'
+        "![This screenshot is explained in the accompanying text.](images/shot_1111111.png)\n\n"
+        "Use `![x](y.png)` in Markdown.\n"
+    )
+    page = parse_page(CONNECTIVITY, "docs/support-2b8ee62.md", body, {})
+    assert page is not None
+    text = page.sections[0].text
+    assert "| Drafts | Yes |" in text and "Choose  (Add)." in text and "The build flow" in text
+    assert ".png" not in text.replace("`![x](y.png)`", "") and "accompanying text" not in text

@@ -61,7 +61,7 @@ _TAG = re.compile(
     re.I,
 )
 _RELATED = re.compile(r"^\s*(?:\*\*|#{1,6}\s*)(?:Related Information|Parent topic:?)(?:\*\*)?\s*:?\s*$", re.I)
-_MD_LINK = re.compile(r"\]\(([^)\s]+?\.md)(#[^)\s]*)?(\s+\"[^\"]*\")?\)")
+_PAGE_LINK = re.compile(r"\]\(([^)\s#]+)(#[^)\s]*)?(\s+\"[^\"]*\")?\)")
 _ESCAPES = re.compile(r"\\([()\[\]#_*<>|`.!-])")
 _BACK_TO_TOP = re.compile(r"^\s*<p align=\"right\">.*?top.*?</p>\s*$", re.I)
 _TOC_LINE = re.compile(r"^\s*[-*]\s+\[[^\]]*\]\(#[^)]*\)\s*$")
@@ -72,6 +72,12 @@ _HEADING_LINK = re.compile(r"\[([^\]]*)\]\([^)\s]*(?:\s+\"[^\"]*\")?\)(?:\s*\{[^
 # character references with their semicolon only: "?a=1&copy=2" in a URL is not "©"
 _ENTITY = re.compile(r"&(?:#\d{1,7}|#x[0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
 _CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
+# an image in prose says what its alt text (or title) says; an icon's alt is often the only content of a
+# table cell ("Yes", "Supported"); the rest is a file name an agent cannot open
+_IMAGE = re.compile(r"!\[([^\]]*)\]\(([^)\s]*)(?:\s+\"([^\"]*)\")?\)")
+_BOILERPLATE_ALT = re.compile(
+    r"^this (?:graphic|screenshot|image|diagram|figure) is explained in the accompanying text\.?$", re.I
+)
 _UNDERSCORE_EMPHASIS = re.compile(r"(?<![\w])_+([^_]+?)_+(?![\w])")
 
 
@@ -149,7 +155,15 @@ def _unescape(text: str) -> str:
     return _outside_code(text, lambda part: _ENTITY.sub(_character, part))
 
 
+def _image_text(match: re.Match[str]) -> str:
+    alt = match.group(1).strip()
+    if alt and not _BOILERPLATE_ALT.match(alt):
+        return alt
+    return (match.group(3) or "").strip()
+
+
 def _clean_prose(line: str) -> str:
+    line = _outside_code(line, lambda part: _IMAGE.sub(_image_text, part))
     line = _ANCHOR_TAG.sub("", line)
     line = _CELL_END.sub(" | ", line)
     line = _ROW_END.sub("\n", line)
@@ -318,20 +332,23 @@ def _first_heading(text: str) -> str | None:
 
 
 def _relink(text: str, path: str, links: dict[str, str]) -> str:
+    """Links between pages of the source made public: ``other-123.md`` (SAP-docs) and capire's
+    ``../guides/security/authentication#xsuaa-auth`` (no extension; a folder means its index page)."""
     folder = posixpath.dirname(path)
 
     def replace(match: re.Match[str]) -> str:
         target = match.group(1)
-        if "://" in target:
+        if "://" in target or target.startswith("mailto:"):
             return match.group(0)
         resolved = posixpath.normpath(posixpath.join(folder, target))
-        url = links.get(resolved)
+        candidates = [resolved] if resolved.endswith(".md") else [f"{resolved}.md", f"{resolved}/index.md"]
+        url = next((links[c] for c in candidates if c in links), None)
         if url is None:
             return match.group(0)
         fragment = match.group(2) or ""
         return f"]({url}{fragment if '#' not in url else ''})"
 
-    return _MD_LINK.sub(replace, text)
+    return _PAGE_LINK.sub(replace, text)
 
 
 def read_tarball(source: DocSource, tar_path: str) -> tuple[str, Iterator[tuple[str, str]]]:
