@@ -469,3 +469,19 @@ def test_images_keep_what_their_alt_text_says() -> None:
     text = page.sections[0].text
     assert "| Drafts | Yes |" in text and "Choose  (Add)." in text and "The build flow" in text
     assert ".png" not in text.replace("`![x](y.png)`", "") and "accompanying text" not in text
+
+
+def test_code_samples_inside_a_blockquote_stay_as_written() -> None:
+    """SAP-docs put samples in "> ```" fences: a UI5 view's <Table> and an escaped &lt; are code, not markup."""
+    body = (
+        f"<!-- loio{LOIO} -->\n\n# Creating an Entity\n\n> ### Example:\n> **View**\n>\n> ```\n>\n"
+        '> <SimpleForm id="form">\n>     <Table id="items" items="{path : \'SO_2_SOITEM\'}">\n'
+        ">          <ColumnListItem/>\n>     </Table>\n> <!-- a comment --> a &lt; b\n> </SimpleForm>\n> ```\n\n"
+        "After the <b>sample</b>.\n"
+    )
+    page = parse_page(CONNECTIVITY, "docs/creating-an-entity-c9723f8.md", body, {})
+    assert page is not None
+    text = page.sections[0].text
+    assert '>     <Table id="items" items="{path : \'SO_2_SOITEM\'}">\n' in text and ">     </Table>\n" in text
+    assert "> <!-- a comment --> a &lt; b" in text
+    assert "After the sample." in text

@@ -81,28 +81,56 @@ _BOILERPLATE_ALT = re.compile(
 _UNDERSCORE_EMPHASIS = re.compile(r"(?<![\w])_+([^_]+?)_+(?![\w])")
 
 
+_QUOTE_MARKERS = re.compile(r"^ {0,3}>(?: ?>)*(?: |(?=\S)|$)")
 _FENCE_OPEN = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
 
 
 class Fences:
     """Code-fence state as CommonMark has it: a fence closes only on a line of the same character, at least
-    as long, with nothing else on it; "```cds" inside a fence is code (capire has such a page)."""
+    as long, with nothing else on it; "```cds" inside a fence is code (capire has such a page). SAP-docs put
+    most samples inside a blockquote ("> ```"): such a fence is code too, and ends with its blockquote."""
 
     def __init__(self) -> None:
         self.open: str | None = None
+        self.quote = ""  # the blockquote markers of the line that opened the fence
 
     def step(self, line: str) -> bool:
         """Feed one line; True when the line is a fence line or inside a fence (so: not prose)."""
-        stripped = line.strip()
+        marker = _QUOTE_MARKERS.match(line)
+        quote = marker.group().replace(" ", "") if marker else ""
+        inner = line[marker.end() :] if marker else line
+        stripped = inner.strip()
         if self.open is not None:
-            if stripped and set(stripped) == {self.open[0]} and len(stripped) >= len(self.open):
+            if len(quote) < len(self.quote):  # the blockquote ended, and the fence with it
                 self.open = None
-            return True
-        match = _FENCE_OPEN.match(line)
-        if match and not (match.group(1)[0] == "`" and "`" in line.strip()[len(match.group(1)) :]):
-            self.open = match.group(1)
+            else:
+                if stripped and set(stripped) == {self.open[0]} and len(stripped) >= len(self.open):
+                    self.open = None
+                return True
+        match = _FENCE_OPEN.match(inner)
+        if match and not (match.group(1)[0] == "`" and "`" in stripped[len(match.group(1)) :]):
+            self.open, self.quote = match.group(1), quote
             return True
         return False
+
+
+def _outside_fences(text: str, change: Callable[[str], str]) -> str:
+    """``text`` with ``change`` applied to each run of lines outside code fences (an XML sample's
+    ``<!-- comment -->`` is code)."""
+    out: list[str] = []
+    prose: list[str] = []
+    fences = Fences()
+    for line in text.split("\n"):
+        if fences.step(line):
+            if prose:
+                out.append(change("\n".join(prose)))
+                prose = []
+            out.append(line)
+        else:
+            prose.append(line)
+    if prose:
+        out.append(change("\n".join(prose)))
+    return "\n".join(out)
 
 
 def _outside_code(text: str, change: Callable[[str], str]) -> str:
@@ -174,7 +202,7 @@ def _clean_prose(line: str) -> str:
 def clean(text: str, *, meta: dict[str, str] | None = None) -> str:
     """Markdown without the markup that is not content; code fences untouched."""
     meta = meta or {}
-    text = _DROP_BLOCK.sub("", _COMMENT.sub("", text))
+    text = _outside_fences(text, lambda prose: _DROP_BLOCK.sub("", _COMMENT.sub("", prose)))
     out: list[str] = []
     fences = Fences()
     skipping_related = False
