@@ -485,3 +485,13 @@ def test_code_samples_inside_a_blockquote_stay_as_written() -> None:
     assert '>     <Table id="items" items="{path : \'SO_2_SOITEM\'}">\n' in text and ">     </Table>\n" in text
     assert "> <!-- a comment --> a &lt; b" in text
     assert "After the sample." in text
+
+
+def test_links_are_made_public_in_prose_only() -> None:
+    """``handlers[0](index)`` in a sample is code, though ``index`` names a page of the folder."""
+    links = {"node.js/index.md": "https://cap.cloud.sap/docs/node.js/"}
+    body = "# Events\n\nSee [the SDK](index).\n\n```js\nconst done = handlers[0](index)\n```\n"
+    page = parse_page(CAPIRE, "node.js/events.md", body, links)
+    assert page is not None
+    text = page.sections[0].text
+    assert "[the SDK](https://cap.cloud.sap/docs/node.js/)" in text and "handlers[0](index)" in text

@@ -331,7 +331,7 @@ def parse_page(source: DocSource, path: str, raw: str, links: dict[str, str] | N
         return None
     meta, body = _front_matter(raw)
     if links:
-        body = _relink(body, path, links)
+        body = _outside_fences(body, lambda prose: _relink(prose, path, links))
     # headings keep their {#id} until sections are split; clean() drops attributes on other lines
     heading_attrs: dict[str, str] = {}
 
