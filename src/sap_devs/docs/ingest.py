@@ -13,6 +13,7 @@ import html
 import posixpath
 import re
 import tarfile
+import textwrap
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
@@ -238,7 +239,7 @@ def clean(text: str, *, meta: dict[str, str] | None = None) -> str:
             continue
         out.append(_ATTRS.sub("", _clean_prose(line)).rstrip())
     joined = "\n".join(out)
-    return re.sub(r"\n{3,}", "\n\n", joined).strip()
+    return _outside_fences(joined, lambda prose: re.sub(r"\n{3,}", "\n\n", prose)).strip()  # code keeps its blank lines
 
 
 def split_sections(text: str, title: str) -> list[Section]:
@@ -284,16 +285,60 @@ def split_sections(text: str, title: str) -> list[Section]:
 _TABLE = re.compile(r"<table\b.*?</table\s*>", re.S)  # lower case only: UI5 XML views have <Table> in prose
 _ROW = re.compile(r"</tr\s*>", re.I)
 _CELL = re.compile(r"</t[dh]\s*>", re.I)
+_CELL_TAGS = re.compile(r"</?(?:table|thead|tbody|tfoot|tr|td|th|colgroup|col)\b[^>]*>", re.I)
+
+
+def _cells(row: str) -> list[str]:
+    return [cell for cell in _CELL.split(row)]
+
+
+def _cell_text(cell: str) -> str:
+    """A cell's Markdown as written, without the table's own tags and the cell's indentation."""
+    lines = _CELL_TAGS.sub("", cell).split("\n")
+    return textwrap.dedent("\n".join(line.rstrip() for line in lines)).strip("\n").strip()
+
+
+def _has_code_sample(cell: str) -> bool:
+    """A fenced block of two or more lines: a sample, which a one-line table row would run together."""
+    inside = 0
+    fences = Fences()
+    for line in cell.split("\n"):
+        was_open = fences.open is not None
+        if fences.step(line) and was_open and fences.open is not None:
+            inside += 1
+            if inside >= 2:
+                return True
+    return False
 
 
 def _flatten_table(match: re.Match[str]) -> str:
-    rows = []
-    for row in _ROW.split(match.group(0)):
-        cells = [" ".join(_TAG.sub(" ", cell).replace("```", "`").split()) for cell in _CELL.split(row)]
+    rows = [_cells(row) for row in _ROW.split(match.group(0))]
+    if any(_has_code_sample(cell) for row in rows for cell in row):
+        return _table_as_blocks(rows)
+    lines = []
+    for row in rows:
+        cells = [" ".join(_TAG.sub(" ", cell).replace("```", "`").split()) for cell in row]
         cells = [c for c in cells if c]
         if cells:
-            rows.append("| " + " | ".join(cells) + " |")
-    return "\n" + "\n".join(rows) + "\n"
+            lines.append("| " + " | ".join(cells) + " |")
+    return "\n" + "\n".join(lines) + "\n"
+
+
+def _table_as_blocks(rows: list[list[str]]) -> str:
+    """A table whose cells hold code samples (the ABAP cheat sheets' syntax tables), one block per row:
+    each cell under its column's name, code kept line by line."""
+    texts = [[t for t in (_cell_text(c) for c in row) if t] for row in rows]
+    texts = [row for row in texts if row]
+    if not texts:
+        return "\n"
+    header = texts[0] if all("\n" not in t and len(t) <= 60 for t in texts[0]) else None
+    out: list[str] = []
+    for row in texts[1:] if header else texts:
+        for i, text in enumerate(row):
+            name = " ".join(_TAG.sub(" ", header[i]).split()) if header and i < len(header) else ""
+            out.append(f"**{name}:**\n\n{text}" if name else text)
+        out.append("---")
+    return "\n\n" + "\n\n".join(out) + "\n\n"
 
 
 def flatten_tables(text: str) -> str:
