@@ -495,3 +495,20 @@ def test_links_are_made_public_in_prose_only() -> None:
     assert page is not None
     text = page.sections[0].text
     assert "[the SDK](https://cap.cloud.sap/docs/node.js/)" in text and "handlers[0](index)" in text
+
+
+def test_cheat_sheet_links_to_example_classes_open_on_github() -> None:
+    """The cheat sheets point to their executable example classes: an agent gets the class on GitHub."""
+    cheat_sheets = BY_REPO["sap-samples/abap-cheat-sheets"]
+    links = {"02_Structures.md": "https://github.com/SAP-samples/abap-cheat-sheets/blob/main/02_Structures.md"}
+    body = (
+        "# Internal Tables\n\nRun [the example class](./src/zcl_demo_abap_internal_tables.clas.abap), see "
+        "[structures](02_Structures.md#creating) and the [disclaimer](./README.md#disclaimer).\n"
+    )
+    page = parse_page(cheat_sheets, "01_Internal_Tables.md", body, links)
+    assert page is not None
+    blob = "https://github.com/SAP-samples/abap-cheat-sheets/blob/main/"
+    assert page.sections[0].text == (
+        f"Run [the example class]({blob}src/zcl_demo_abap_internal_tables.clas.abap), see "
+        f"[structures]({blob}02_Structures.md#creating) and the [disclaimer]({blob}README.md#disclaimer)."
+    )

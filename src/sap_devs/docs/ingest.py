@@ -17,7 +17,7 @@ import textwrap
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
-from sap_devs.docs.sources import DocSource, is_page, page_url
+from sap_devs.docs.sources import DocSource, file_url, is_page, page_url
 
 REDIRECTS = "redirects.md"  # capire's list of moved pages: "- [old/path](new/path)"
 MAX_PAGE_BYTES = 2 * 1024 * 1024  # the largest real page is ~600 KB; anything bigger is not a page
@@ -376,7 +376,7 @@ def parse_page(source: DocSource, path: str, raw: str, links: dict[str, str] | N
         return None
     meta, body = _front_matter(raw)
     if links:
-        body = _outside_fences(body, lambda prose: _relink(prose, path, links))
+        body = _outside_fences(body, lambda prose: _relink(prose, path, links, lambda p: file_url(source, p)))
     # headings keep their {#id} until sections are split; clean() drops attributes on other lines
     heading_attrs: dict[str, str] = {}
 
@@ -404,9 +404,10 @@ def _first_heading(text: str) -> str | None:
     return None
 
 
-def _relink(text: str, path: str, links: dict[str, str]) -> str:
+def _relink(text: str, path: str, links: dict[str, str], other_file: Callable[[str], str | None]) -> str:
     """Links between pages of the source made public: ``other-123.md`` (SAP-docs) and capire's
-    ``../guides/security/authentication#xsuaa-auth`` (no extension; a folder means its index page)."""
+    ``../guides/security/authentication#xsuaa-auth`` (no extension; a folder means its index page); a link
+    to another file of a repository published on GitHub goes to that file there (``other_file``)."""
     folder = posixpath.dirname(path)
 
     def replace(match: re.Match[str]) -> str:
@@ -415,7 +416,7 @@ def _relink(text: str, path: str, links: dict[str, str]) -> str:
             return match.group(0)
         resolved = posixpath.normpath(posixpath.join(folder, target))
         candidates = [resolved] if resolved.endswith(".md") else [f"{resolved}.md", f"{resolved}/index.md"]
-        url = next((links[c] for c in candidates if c in links), None)
+        url = next((links[c] for c in candidates if c in links), None) or other_file(resolved)
         if url is None:
             return match.group(0)
         fragment = match.group(2) or ""

@@ -137,6 +137,14 @@ def is_page(source: DocSource, path: str) -> bool:
     return not source.docs_dir or path.startswith(source.docs_dir + "/")
 
 
+def file_url(source: DocSource, path: str) -> str | None:
+    """Where any file of a source published as its GitHub repository can be opened (the cheat sheets link
+    their executable example classes, ./src/zcl_demo_abap_*.clas.abap); None for the other sites."""
+    if source.repo != "SAP-samples/abap-cheat-sheets" or path.startswith("../") or path.startswith("/"):
+        return None
+    return f"https://github.com/{source.repo}/blob/{source.branch}/{path}"
+
+
 def page_url(source: DocSource, path: str, loio: str | None) -> str | None:
     """The public address of a page, or None when it cannot be derived (the page is then not indexed)."""
     if source.repo == "capire/docs":
@@ -147,7 +155,7 @@ def page_url(source: DocSource, path: str, loio: str | None) -> str | None:
             return f"https://cap.cloud.sap/docs/{stem[: -len('index')]}"
         return f"https://cap.cloud.sap/docs/{stem}"
     if source.repo == "SAP-samples/abap-cheat-sheets":
-        return f"https://github.com/{source.repo}/blob/{source.branch}/{path}"
+        return file_url(source, path)
     if loio is None:
         return None
     if source.repo == "SAP-docs/sapui5":
