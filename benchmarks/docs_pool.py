@@ -9,6 +9,7 @@ the pages the set already names (how often does the judge agree with the set's w
 random page of the same product (how often does the judge call an unrelated page an answer?).
 
     python benchmarks/docs_pool.py packets OUT_DIR --parts 6   # write OUT_DIR/part-N.md and key.json
+    python benchmarks/docs_pool.py packets OUT_DIR --new       # only pages nobody judged yet
     python benchmarks/docs_pool.py read OUT_DIR CANDIDATE_ID    # a candidate's whole page, for a judge
     python benchmarks/docs_pool.py collect OUT_DIR               # judged parts -> docs_judgments_pooled.yaml
 
@@ -38,7 +39,7 @@ from sap_devs.docs.store import current
 DEPTH = 10
 OPENING_CHARS = 1500
 OUTLINE_MAX = 30
-READ_CHARS = 12000
+READ_CHARS = 60000
 JUDGMENTS = Path(__file__).resolve().parent / "docs_judgments_pooled.yaml"
 GRADES = Path(__file__).resolve().parent / "docs_judgments_pooled_grades.tsv"
 
@@ -56,7 +57,18 @@ def _row(source: str, path: str) -> int | None:
     return found[0] if found else None
 
 
-def packets(out: Path, parts: int) -> None:
+def _graded() -> dict[tuple[str, str, tuple[str, str]], list[str]]:
+    """(set, query, page key) -> its row in the grades file, for every page judged so far."""
+    if not GRADES.is_file():
+        return {}
+    rows = [line.split("\t") for line in GRADES.read_text(encoding="utf-8").splitlines()[1:]]
+    return {(r[2], r[5], rel._page_key(r[3], r[4])): r for r in rows if len(r) >= 6}
+
+
+def packets(out: Path, parts: int, new_only: bool = False) -> None:
+    """Judging packets; with ``new_only``, only the pages nobody judged yet (a later engine's top 10), with
+    the same controls, for the questions that have such pages."""
+    graded = _graded() if new_only else {}
     index = current()
     rng = random.Random(19)
     out.mkdir(parents=True, exist_ok=True)
@@ -78,8 +90,10 @@ def packets(out: Path, parts: int) -> None:
                 pool: dict[tuple[str, str], tuple[str, str, str]] = {}
                 for source, path in ours + theirs:
                     k = rel._page_key(source, path)
-                    if k not in named:
+                    if k not in named and (set_name, q["query"], k) not in graded:
                         pool.setdefault(k, (source, path, "pool"))
+                if new_only and not pool:
+                    continue
                 for k, (source, path) in named.items():
                     pool.setdefault(k, (source, path, "named"))
                 while True:  # the decoy: a page of the same product that neither system returned
@@ -149,43 +163,39 @@ def read(out: Path, cid: str) -> None:
 
 
 def collect(out: Path) -> None:
+    """Adds this round's grades to docs_judgments_pooled_grades.tsv (a page judged before keeps its first
+    grade) and writes docs_judgments_pooled.yaml from all of them."""
     key = json.loads((out / "key.json").read_text(encoding="utf-8"))
-    grades: dict[str, int] = {}
+    rows = _graded()
+    this_round: dict[str, int] = {}
     for judged in sorted(out.glob("part-*.judged")):
         for line in judged.read_text(encoding="utf-8").splitlines():
             fields = line.split(maxsplit=2)
-            if len(fields) >= 2 and fields[0] in key and fields[1] in {"0", "1", "2"}:
-                grades[fields[0]] = int(fields[1])
-    missing = [c for c in key if c not in grades]
+            if len(fields) < 2 or fields[0] not in key or fields[1] not in {"0", "1", "2"}:
+                continue
+            this_round[fields[0]] = int(fields[1])
+            e = key[fields[0]]
+            reason = (fields[2] if len(fields) > 2 else "").replace("\t", " ")
+            row = [e["kind"], fields[1], e["set"], e["source"], e["path"], e["query"], reason]
+            rows.setdefault((e["set"], e["query"], rel._page_key(e["source"], e["path"])), row)
     by_kind: dict[str, list[int]] = {}
-    for cid, grade in grades.items():
+    for cid, grade in this_round.items():
         by_kind.setdefault(key[cid]["kind"], []).append(grade)
     for kind, values in sorted(by_kind.items()):
         share = sum(1 for g in values if g == 2) / len(values)
-        print(f"{kind:6s} {len(values):5d} judged, graded 2 (answers): {share:.1%}")
-    print(f"not judged: {len(missing)}")
+        print(f"{kind:6s} {len(values):5d} judged this round, graded 2 (answers): {share:.1%}")
+    print(f"not judged: {sum(1 for c in key if c not in this_round)}")
+    ordered = sorted(rows.values(), key=lambda r: r[2:6])
+    header = "kind\tgrade\tset\tsource\tpath\tquery\treason\n"
+    GRADES.write_text(header + "".join("\t".join(r) + "\n" for r in ordered), encoding="utf-8")
     found: dict[tuple[str, str], list[dict]] = {}
-    for cid, grade in sorted(grades.items()):
-        entry = key[cid]
-        if grade == 2 and entry["kind"] == "pool":
-            found.setdefault((entry["set"], entry["query"]), []).append(
-                {"source": entry["source"], "path": entry["path"]}
-            )
-    rows = ["kind\tgrade\tset\tsource\tpath\tquery\treason"]
-    for judged in sorted(out.glob("part-*.judged")):
-        for line in judged.read_text(encoding="utf-8").splitlines():
-            fields = line.split(maxsplit=2)
-            if len(fields) >= 2 and fields[0] in key and fields[1] in {"0", "1", "2"}:
-                e = key[fields[0]]
-                reason = (fields[2] if len(fields) > 2 else "").replace("\t", " ")
-                rows.append("\t".join([e["kind"], fields[1], e["set"], e["source"], e["path"], e["query"], reason]))
-    GRADES.write_text(
-        "\n".join(sorted(rows[1:], key=lambda r: r.split("\t")[2:6])).join([rows[0] + "\n", "\n"]), encoding="utf-8"
-    )
+    for r in ordered:
+        if r[0] == "pool" and r[1] == "2":
+            found.setdefault((r[2], r[5]), []).append({"source": r[3], "path": r[4]})
     doc = [{"set": s, "query": q, "also_relevant": pages} for (s, q), pages in sorted(found.items())]
     header = (
         "# Pooled judgments for docs_queries_tuning.yaml and docs_queries_heldout.yaml: pages among the top 10\n"
-        "# of sap-devs and of plain BM25 (frozen pool) that a blind judge graded as answering the question.\n"
+        "# of sap-devs and of plain BM25 that a blind judge graded as answering the question.\n"
         "# Written by benchmarks/docs_pool.py collect; see its docstring for the method.\n"
     )
     JUDGMENTS.write_text(header + yaml.safe_dump(doc, sort_keys=False, allow_unicode=True, width=120), encoding="utf-8")
@@ -198,7 +208,7 @@ def main() -> None:
     command, out = sys.argv[1], Path(sys.argv[2])
     if command == "packets":
         parts = int(sys.argv[sys.argv.index("--parts") + 1]) if "--parts" in sys.argv else 6
-        packets(out, parts)
+        packets(out, parts, new_only="--new" in sys.argv)
     elif command == "read" and len(sys.argv) > 3:
         read(out, sys.argv[3])
     elif command == "collect":
