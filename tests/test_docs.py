@@ -497,6 +497,12 @@ def test_links_are_made_public_in_prose_only() -> None:
     assert "[the SDK](https://cap.cloud.sap/docs/node.js/)" in text and "handlers[0](index)" in text
 
 
+def test_github_alerts_read_as_labelled_notes() -> None:
+    """The cheat sheets use GitHub's alert syntax; outside GitHub it reads as a bracketed code word."""
+    text = clean("> [!NOTE]\n> Types are visible.\n\n```md\n> [!TIP]\n```")
+    assert text.startswith("> **Note:**\n> Types are visible.") and "> [!TIP]" in text
+
+
 def test_cheat_sheet_links_to_example_classes_open_on_github() -> None:
     """The cheat sheets point to their executable example classes: an agent gets the class on GitHub."""
     cheat_sheets = BY_REPO["sap-samples/abap-cheat-sheets"]

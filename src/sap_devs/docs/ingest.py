@@ -67,6 +67,7 @@ _ESCAPES = re.compile(r"\\([()\[\]#_*<>|`.!-])")
 _BACK_TO_TOP = re.compile(r"^\s*<p align=\"right\">.*?top.*?</p>\s*$", re.I)
 _TOC_LINE = re.compile(r"^\s*[-*]\s+\[[^\]]*\]\(#[^)]*\)\s*$")
 _BACK_LINK = re.compile(r"^\s*Back to \[Top\]\([^)]*\)\s*$", re.I)
+_ALERT = re.compile(r"^(\s*>\s*)\[!(NOTE|TIP|IMPORTANT|WARNING|CAUTION)\]\s*$", re.I)  # GitHub's alert syntax
 _SLUG_DROP = re.compile(r"[^\w\- ]+")
 # a heading that is a link ("### [cds. Service](core-services)" in capire): its text, with any {target=...}
 _HEADING_LINK = re.compile(r"\[([^\]]*)\]\([^)\s]*(?:\s+\"[^\"]*\")?\)(?:\s*\{[^}#.]*\})?")
@@ -222,6 +223,10 @@ def clean(text: str, *, meta: dict[str, str] | None = None) -> str:
             skipping_related = True
             continue
         if stripped == "[[toc]]" or _BACK_TO_TOP.match(line) or _TOC_LINE.match(line) or _BACK_LINK.match(line):
+            continue
+        alert = _ALERT.match(line)
+        if alert:
+            out.append(f"{alert.group(1)}**{alert.group(2).capitalize()}:**")
             continue
         container = _CONTAINER.match(line)
         if container:
