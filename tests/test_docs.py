@@ -454,34 +454,35 @@ def test_links_between_capire_pages_become_public_urls() -> None:
     )
 
 
+def _sap_docs_text(body: str) -> str:
+    """The ingested text of one SAP-docs page (its first section)."""
+    page = parse_page(CONNECTIVITY, "docs/some-page-2b8ee62.md", f"<!-- loio{LOIO} -->\n\n{body}", {})
+    assert page is not None
+    return page.sections[0].text
+
+
 def test_images_keep_what_their_alt_text_says() -> None:
     """An icon's alt text can be a table cell's only content ("Yes"); a file name or a boilerplate alt is noise."""
-    body = (
-        f"<!-- loio{LOIO} -->\n\n# Support\n\n"
+    text = _sap_docs_text(
+        "# Support\n\n"
         "| Feature | Supported |\n| --- | --- |\n| Drafts | ![Yes](images/yes_icon_1234567.png) |\n\n"
         "Choose ![](images/plus_icon_9031137.png) (Add).\n\n"
         '![This graphic is explained in the accompanying text.](images/flow_b835ff9.png "The build flow")\n\n'
         "![This screenshot is explained in the accompanying text.](images/shot_1111111.png)\n\n"
         "Use `![x](y.png)` in Markdown.\n"
     )
-    page = parse_page(CONNECTIVITY, "docs/support-2b8ee62.md", body, {})
-    assert page is not None
-    text = page.sections[0].text
     assert "| Drafts | Yes |" in text and "Choose  (Add)." in text and "The build flow" in text
     assert ".png" not in text.replace("`![x](y.png)`", "") and "accompanying text" not in text
 
 
 def test_code_samples_inside_a_blockquote_stay_as_written() -> None:
     """SAP-docs put samples in "> ```" fences: a UI5 view's <Table> and an escaped &lt; are code, not markup."""
-    body = (
-        f"<!-- loio{LOIO} -->\n\n# Creating an Entity\n\n> ### Example:\n> **View**\n>\n> ```\n>\n"
+    text = _sap_docs_text(
+        "# Creating an Entity\n\n> ### Example:\n> **View**\n>\n> ```\n>\n"
         '> <SimpleForm id="form">\n>     <Table id="items" items="{path : \'SO_2_SOITEM\'}">\n'
         ">          <ColumnListItem/>\n>     </Table>\n> <!-- a comment --> a &lt; b\n> </SimpleForm>\n> ```\n\n"
         "After the <b>sample</b>.\n"
     )
-    page = parse_page(CONNECTIVITY, "docs/creating-an-entity-c9723f8.md", body, {})
-    assert page is not None
-    text = page.sections[0].text
     assert '>     <Table id="items" items="{path : \'SO_2_SOITEM\'}">\n' in text and ">     </Table>\n" in text
     assert "> <!-- a comment --> a &lt; b" in text
     assert "After the sample." in text
