@@ -50,3 +50,13 @@ def test_a_client_folder_outside_a_redirected_home_is_not_used(
     assert clients.codex_dir(home) == home / ".codex"
     monkeypatch.delenv("SAP_DEVS_HOME")
     assert clients.claude_json(home) == tmp_path / "real-claude" / ".claude.json"
+
+
+def test_claude_config_dir_naming_the_default_folder_still_moves_the_state_file(
+    home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Claude Code 2.1.197 with CLAUDE_CONFIG_DIR=~/.claude writes ~/.claude/.claude.json, not ~/.claude.json."""
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(home / ".claude"))
+    assert clients.claude_json(home) == home / ".claude" / ".claude.json"
+    monkeypatch.delenv("CLAUDE_CONFIG_DIR")
+    assert clients.claude_json(home) == home / ".claude.json"

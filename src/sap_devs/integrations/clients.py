@@ -53,31 +53,31 @@ def _app_support(home: Path) -> Path:
     return _xdg_config(home)
 
 
-def config_dir(variable: str, home: Path, default: str) -> Path:
-    """A client's own folder: ``$CLAUDE_CONFIG_DIR`` / ``$CODEX_HOME`` when the user set it (the client
-    then reads nothing under ``~/.claude`` or ``~/.codex``), else ``home/default``. With SAP_DEVS_HOME
-    set, only a folder inside that home counts: a test never writes to a real client's folder."""
+def _config_override(variable: str, home: Path) -> Path | None:
+    """``$CLAUDE_CONFIG_DIR`` / ``$CODEX_HOME`` when the user set it (the client then reads nothing under
+    ``~/.claude`` or ``~/.codex``). With SAP_DEVS_HOME set, only a folder inside that home counts: a test
+    never writes to a real client's folder."""
     value = os.environ.get(variable)
-    if value:
-        folder = Path(value).expanduser()
-        if not _redirected() or folder.resolve().is_relative_to(home.resolve()):
-            return folder
-    return home / default
+    if not value:
+        return None
+    folder = Path(value).expanduser()
+    return folder if not _redirected() or folder.resolve().is_relative_to(home.resolve()) else None
 
 
 def claude_dir(home: Path) -> Path:
-    return config_dir("CLAUDE_CONFIG_DIR", home, ".claude")
+    return _config_override("CLAUDE_CONFIG_DIR", home) or home / ".claude"
 
 
 def claude_json(home: Path) -> Path:
     """Claude Code's state file with the user and local MCP servers and the trusted folders: measured
-    with Claude Code 2.1.197, it is ``$CLAUDE_CONFIG_DIR/.claude.json`` when that is set."""
-    folder = claude_dir(home)
-    return folder / ".claude.json" if folder != home / ".claude" else home / ".claude.json"
+    with Claude Code 2.1.197, it is ``$CLAUDE_CONFIG_DIR/.claude.json`` whenever that is set (also when it
+    names ~/.claude), else ``~/.claude.json``."""
+    folder = _config_override("CLAUDE_CONFIG_DIR", home)
+    return folder / ".claude.json" if folder is not None else home / ".claude.json"
 
 
 def codex_dir(home: Path) -> Path:
-    return config_dir("CODEX_HOME", home, ".codex")
+    return _config_override("CODEX_HOME", home) or home / ".codex"
 
 
 def _claude_desktop(home: Path) -> Path:
