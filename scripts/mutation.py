@@ -254,6 +254,11 @@ EXPLAINED: dict[str, list[tuple[str, ...]]] = {
             ("return 0", change, "only a file that goes away between is_file() and stat() (a race) gets here")
             for change in ("return None", "0 -> 1")
         ),
+        (
+            "raw = handle.read(MAX_CONFIG_BYTES + 1)",
+            "1 -> 2",
+            "reading one byte more past the bound changes nothing: the size check rejects the file either way",
+        ),
     ],
     "integrations/yaml_flow.py": [
         *(

@@ -160,3 +160,15 @@ def test_trust_comes_from_the_nearest_listed_folder(home: Path, repo: Path, proj
     assert chain(project / "AGENTS.md", home).limit == DEFAULT_LIMIT
     _project_config(project, 50)
     assert chain(project / "AGENTS.md", home).limit == 50
+
+
+def test_an_oversized_project_config_is_not_parsed(home: Path, repo: Path, project: Path) -> None:
+    """A repository's .codex/config.toml is untrusted input: up to 1 MiB it is parsed, past it Codex's default stays."""
+    (project / ".codex").mkdir()
+    _config(home, f'[projects."{repo.as_posix()}"]\ntrust_level = "trusted"\n')
+    head = "project_doc_max_bytes = 50\n# "
+    for size, limit in ((1024 * 1024, 50), (1024 * 1024 + 1, DEFAULT_LIMIT)):  # the promised bound, 1 MiB
+        text = head + "x" * (size - len(head) - 1) + "\n"
+        assert len(text.encode()) == size
+        (project / ".codex" / "config.toml").write_text(text, encoding="utf-8")
+        assert chain(project / "AGENTS.md", home).limit == limit, size

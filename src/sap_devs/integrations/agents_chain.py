@@ -30,15 +30,22 @@ class Settings:
     fallbacks: tuple[str, ...]
 
 
-def codex_home(home: Path) -> Path:
-    return codex_dir(home)
+MAX_CONFIG_BYTES = 1024 * 1024  # a project's .codex/config.toml comes with the repository: bound what is parsed
 
 
 def _read_config(path: Path) -> dict | None:
+    """A Codex config.toml, or None when it is missing, unreadable, too large or not TOML (Codex's defaults)."""
     try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
+        with path.open("rb") as handle:
+            raw = handle.read(MAX_CONFIG_BYTES + 1)
+        return tomllib.loads(raw.decode("utf-8")) if len(raw) <= MAX_CONFIG_BYTES else None
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
         return None
+
+
+def _down_to(top: Path, folder: Path) -> list[Path]:
+    """The folders from ``top`` down to ``folder``'s parent (empty when ``folder`` is ``top``)."""
+    return [p for p in reversed(folder.parents) if p == top or top in p.parents]
 
 
 def _trusted_from(user: dict, folder: Path) -> Path | None:
@@ -59,14 +66,13 @@ def settings(home: Path, folder: Path | None = None) -> Settings:
     them: the user's config, then, in a trusted project, each ``.codex/config.toml`` from the trusted
     folder down to ``folder`` (Codex 0.171 ignores a project's config until the project is trusted; the
     nearest folder listed under ``[projects]`` decides). Defaults where nothing readable says otherwise."""
-    user = _read_config(codex_home(home) / "config.toml") or {}
+    user = _read_config(codex_dir(home) / "config.toml") or {}
     layers = [user]
     if folder is not None:
         folder = folder.absolute()
         trusted = _trusted_from(user, folder)
         if trusted is not None:
-            below = [p for p in reversed(folder.parents) if p == trusted or trusted in p.parents]
-            for directory in [*below, folder]:
+            for directory in [*_down_to(trusted, folder), folder]:
                 layers.append(_read_config(directory / ".codex" / "config.toml") or {})
     limit, fallbacks = DEFAULT_LIMIT, ()
     for data in layers:
@@ -111,8 +117,7 @@ def chain(path: Path, home: Path) -> Chain:
     folder = path.absolute().parent
     config = settings(home, folder)
     root = project_root(folder)
-    # from the root down to our folder's parent
-    above = [] if root is None else [p for p in reversed(folder.parents) if p == root or root in p.parents]
+    above = [] if root is None else _down_to(root, folder)
     before = []
     for directory in above:
         found = read_in(directory, config.fallbacks)
@@ -140,7 +145,7 @@ def describe_before(found: Chain) -> str:
 
 def global_hidden_by(home: Path) -> Path | None:
     """~/.codex/AGENTS.override.md, which Codex reads instead of ~/.codex/AGENTS.md when it holds text."""
-    override = codex_home(home) / OVERRIDE
+    override = codex_dir(home) / OVERRIDE
     try:
         return override if override.read_text(encoding="utf-8").strip() else None
     except (OSError, UnicodeDecodeError):
