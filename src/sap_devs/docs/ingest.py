@@ -289,12 +289,7 @@ def split_sections(text: str, title: str) -> list[Section]:
 
 _TABLE = re.compile(r"<table\b.*?</table\s*>", re.S)  # lower case only: UI5 XML views have <Table> in prose
 _ROW = re.compile(r"</tr\s*>", re.I)
-_CELL = re.compile(r"</t[dh]\s*>", re.I)
 _CELL_TAGS = re.compile(r"</?(?:table|thead|tbody|tfoot|tr|td|th|colgroup|col)\b[^>]*>", re.I)
-
-
-def _cells(row: str) -> list[str]:
-    return [cell for cell in _CELL.split(row)]
 
 
 def _cell_text(cell: str) -> str:
@@ -317,7 +312,7 @@ def _has_code_sample(cell: str) -> bool:
 
 
 def _flatten_table(match: re.Match[str]) -> str:
-    rows = [_cells(row) for row in _ROW.split(match.group(0))]
+    rows = [_CELL_END.split(row) for row in _ROW.split(match.group(0))]
     if any(_has_code_sample(cell) for row in rows for cell in row):
         return _table_as_blocks(rows)
     lines = []
@@ -381,7 +376,7 @@ def parse_page(source: DocSource, path: str, raw: str, links: dict[str, str] | N
         return None
     meta, body = _front_matter(raw)
     if links:
-        body = _outside_fences(body, lambda prose: _relink(prose, path, links, lambda p: file_url(source, p)))
+        body = _outside_fences(body, lambda prose: _relink(prose, source, path, links))
     # headings keep their {#id} until sections are split; clean() drops attributes on other lines
     heading_attrs: dict[str, str] = {}
 
@@ -409,10 +404,10 @@ def _first_heading(text: str) -> str | None:
     return None
 
 
-def _relink(text: str, path: str, links: dict[str, str], other_file: Callable[[str], str | None]) -> str:
+def _relink(text: str, source: DocSource, path: str, links: dict[str, str]) -> str:
     """Links between pages of the source made public: ``other-123.md`` (SAP-docs) and capire's
     ``../guides/security/authentication#xsuaa-auth`` (no extension; a folder means its index page); a link
-    to another file of a repository published on GitHub goes to that file there (``other_file``)."""
+    to another file of a repository published on GitHub goes to that file there (``file_url``)."""
     folder = posixpath.dirname(path)
 
     def replace(match: re.Match[str]) -> str:
@@ -421,7 +416,7 @@ def _relink(text: str, path: str, links: dict[str, str], other_file: Callable[[s
             return match.group(0)
         resolved = posixpath.normpath(posixpath.join(folder, target))
         candidates = [resolved] if resolved.endswith(".md") else [f"{resolved}.md", f"{resolved}/index.md"]
-        url = next((links[c] for c in candidates if c in links), None) or other_file(resolved)
+        url = next((links[c] for c in candidates if c in links), None) or file_url(source, resolved)
         if url is None:
             return match.group(0)
         fragment = match.group(2) or ""
