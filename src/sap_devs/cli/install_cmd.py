@@ -202,7 +202,7 @@ def _finish(done: list[Any], failed: int, server: str, root: Path, dry_run: bool
 
     if not dry_run:
         for t in done:
-            policy = mcp_install.client_policy(t, server, root)
+            policy = mcp_install.client_policy(mcp_install.status(t, server), server, root)
             step = mcp_install.client_step(t, server, policy)
             step = step or f"restart {t.client.name} (or start a new session) to load it"
             typer.echo(f"Next, {t.client.name} ({t.scope}): {step}.")
@@ -314,12 +314,14 @@ def status(
                 state += f" ({row.detail})"
             bad += row.state == "malformed" or row.command_exists is False
             typer.echo(f"{c.id:<15} {row.target.scope:<8} {state} - {row.target.path}")
-            policy = mcp_install.client_policy(row.target, server, root) if row.state == "installed" else None
-            if row.state == "installed":
-                _print_verdict(row.target, server, policy)
-            step = mcp_install.client_step(row.target, server, policy) if row.state == "installed" else None
+            if row.state != "installed":
+                continue
+            policy = mcp_install.client_policy(row, server, root)
+            _print_verdict(row.target, server, policy)
             if policy is not None and policy.block is not None:
                 step = policy.block.fix  # the line above already says what blocks it
+            else:
+                step = mcp_install.client_step(row.target, server, policy)
             if step:
                 typer.echo(f"{'':<24} next: {step}")
         for warning in mcp_install.scope_warnings(rows):

@@ -591,13 +591,11 @@ def client_approval(t: Target, server: str) -> Approval | None:
     return claude_approval.approval(t.path.parent, home_dir(), server)
 
 
-def client_policy(t: Target, server: str, project: Path) -> claude_policy.Verdict | None:
-    """Whether Claude Code, started in ``project``, refuses the installed entry by its organisation's
-    policy or by allow/deny lists (every scope); None for other clients and when there is no entry."""
-    if t.client.id != "claude-code":
-        return None
-    row = status(t, server)
-    if row.state != "installed":
+def client_policy(row: StatusRow, server: str, project: Path) -> claude_policy.Verdict | None:
+    """Whether Claude Code, started in ``project``, refuses the installed entry ``row`` (from ``status``) by
+    its organisation's policy or by allow/deny lists (every scope); None for other clients and when there
+    is no entry."""
+    if row.target.client.id != "claude-code" or row.state != "installed":
         return None
     from sap_devs.integrations.clients import home_dir
 
