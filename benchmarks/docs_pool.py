@@ -57,18 +57,10 @@ def _row(source: str, path: str) -> int | None:
     return found[0] if found else None
 
 
-def _graded() -> dict[tuple[str, str, tuple[str, str]], list[str]]:
-    """(set, query, page key) -> its row in the grades file, for every page judged so far."""
-    if not GRADES.is_file():
-        return {}
-    rows = [line.split("\t") for line in GRADES.read_text(encoding="utf-8").splitlines()[1:]]
-    return {(r[2], r[5], rel._page_key(r[3], r[4])): r for r in rows if len(r) >= 6}
-
-
 def packets(out: Path, parts: int, new_only: bool = False) -> None:
     """Judging packets; with ``new_only``, only the pages nobody judged yet (a later engine's top 10), with
     the same controls, for the questions that have such pages."""
-    graded = _graded() if new_only else {}
+    graded = rel.graded() if new_only else {}
     index = current()
     rng = random.Random(19)
     out.mkdir(parents=True, exist_ok=True)
@@ -166,7 +158,7 @@ def collect(out: Path) -> None:
     """Adds this round's grades to docs_judgments_pooled_grades.tsv (a page judged before keeps its first
     grade) and writes docs_judgments_pooled.yaml from all of them."""
     key = json.loads((out / "key.json").read_text(encoding="utf-8"))
-    rows = _graded()
+    rows = rel.graded()
     this_round: dict[str, int] = {}
     for judged in sorted(out.glob("part-*.judged")):
         for line in judged.read_text(encoding="utf-8").splitlines():

@@ -114,12 +114,18 @@ def baseline_search(con: sqlite3.Connection, query: str) -> list[tuple[str, str]
     return list(seen)
 
 
-def judged(name: str) -> set[tuple[str, tuple[str, str]]]:
-    """(query, page) pairs a pooled judge graded, whatever the grade."""
+def graded() -> dict[tuple[str, str, tuple[str, str]], list[str]]:
+    """(set, query, page key) -> its row in the grades file (kind, grade, set, source, path, query, reason),
+    for every page a pooled judge graded, whatever the grade."""
     if not GRADES.is_file():
-        return set()
+        return {}
     rows = [line.split("\t") for line in GRADES.read_text(encoding="utf-8").splitlines()[1:]]
-    return {(r[5], _page_key(r[3], r[4])) for r in rows if len(r) >= 6 and r[2] == name}
+    return {(r[2], r[5], _page_key(r[3], r[4])): r for r in rows if len(r) >= 6}
+
+
+def judged(name: str) -> set[tuple[str, tuple[str, str]]]:
+    """(query, page) pairs of one set a pooled judge graded."""
+    return {(query, page) for set_name, query, page in graded() if set_name == name}
 
 
 def mrr(ranks: list[int | None]) -> float:
