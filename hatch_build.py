@@ -16,8 +16,10 @@ from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 ROOT = Path(__file__).resolve().parent
 TARBALLS = ROOT / "data" / "docs"
 OUT = ROOT / "src" / "sap_devs" / "docs" / "data" / "docs.sqlite"
-CODE = [ROOT / "src" / "sap_devs" / "docs" / name for name in ("ingest.py", "index.py", "sources.py", "build.py")]
+DOCS = ROOT / "src" / "sap_devs" / "docs"
+CODE = [DOCS / name for name in ("ingest.py", "index.py", "sources.py", "build.py", "questions.py")]
 CODE.append(ROOT / "src" / "sap_devs" / "search" / "analysis.py")
+CODE += sorted((DOCS / "questions").glob("*.tsv"))  # the questions indexed beside each page
 
 
 def _digest() -> str:

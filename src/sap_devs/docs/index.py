@@ -18,12 +18,13 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from sap_devs.docs import questions
 from sap_devs.docs.ingest import Page, Section
 from sap_devs.docs.sources import REPO_ALIASES, DocSource
 from sap_devs.search.analysis import analyze
 
-FORMAT = 2
-WEIGHTS = (6.0, 3.0, 1.0)  # title, heading path, body
+FORMAT = 3
+WEIGHTS = (6.0, 3.0, 1.0, 2.0)  # title, heading path, body, the questions the page answers
 CANDIDATES = 200  # sections ranked by FTS5 before pages are grouped
 COVERAGE_TOP = 60  # of those, how many are checked for the share of the query they hold
 COMMON_SHARE = 0.15
@@ -49,7 +50,7 @@ CREATE INDEX pages_url ON pages(url);
 CREATE TABLE sections(id INTEGER PRIMARY KEY, page INTEGER NOT NULL, ord INTEGER NOT NULL, heading TEXT NOT NULL,
                       anchor TEXT, body BLOB NOT NULL);
 CREATE INDEX sections_page ON sections(page, ord);
-CREATE VIRTUAL TABLE fts USING fts5(title, heading, body, content='', tokenize="unicode61 tokenchars '_'");
+CREATE VIRTUAL TABLE fts USING fts5(title, heading, body, asks, content='', tokenize="unicode61 tokenchars '_'");
 CREATE VIRTUAL TABLE vocab USING fts5vocab(fts, 'row');
 CREATE TABLE redirects(source TEXT NOT NULL, old TEXT NOT NULL, new TEXT NOT NULL);
 """
@@ -102,6 +103,7 @@ def build(path: Path, sources: Iterable[SourceRows]) -> dict[str, int]:
                 (source.repo, source.product, source.licence, source.site, commit, origin, fetched_at),
             )
             con.executemany("INSERT INTO redirects VALUES (?,?,?)", [(source.repo, o, n) for o, n in redirects])
+            asked = questions.for_source(source.repo, by_file_name=source.owner == "SAP-docs")
             for page in pages:
                 cur = con.execute(
                     "INSERT INTO pages(source, path, title, url, product) VALUES (?,?,?,?,?)",
@@ -109,6 +111,7 @@ def build(path: Path, sources: Iterable[SourceRows]) -> dict[str, int]:
                 )
                 page_id = cur.lastrowid
                 title_terms = _terms(page.title)
+                asks = _terms(asked.of(page.path))  # on the page's first section only: they ask of the page
                 for ord_, section in enumerate(page.sections):
                     heading = " > ".join(section.heading)
                     cur = con.execute(
@@ -117,8 +120,8 @@ def build(path: Path, sources: Iterable[SourceRows]) -> dict[str, int]:
                     )
                     sub_heading = " ".join(section.heading[1:])
                     con.execute(
-                        "INSERT INTO fts(rowid, title, heading, body) VALUES (?,?,?,?)",
-                        (cur.lastrowid, title_terms, _terms(sub_heading), _terms(section.text)),
+                        "INSERT INTO fts(rowid, title, heading, body, asks) VALUES (?,?,?,?,?)",
+                        (cur.lastrowid, title_terms, _terms(sub_heading), _terms(section.text), "" if ord_ else asks),
                     )
                     counts["sections"] += 1
                 counts["pages"] += 1
@@ -274,12 +277,12 @@ class DocsIndex:
         )
         if product:  # the filter needs the page of every match: join before ranking
             sql = (
-                "SELECT fts.rowid, bm25(fts, ?, ?, ?) AS score FROM fts JOIN sections s ON s.id = fts.rowid "
+                "SELECT fts.rowid, bm25(fts, ?, ?, ?, ?) AS score FROM fts JOIN sections s ON s.id = fts.rowid "
                 "JOIN pages p ON p.id = s.page WHERE fts MATCH ? AND p.product = ? ORDER BY score LIMIT ?"
             )
             ranked = self._con.execute(sql, [*WEIGHTS, match, product, CANDIDATES]).fetchall()
         else:  # rank the matches alone, then look up the few kept: joining every match first costs more
-            sql = "SELECT rowid, bm25(fts, ?, ?, ?) AS score FROM fts WHERE fts MATCH ? ORDER BY score LIMIT ?"
+            sql = "SELECT rowid, bm25(fts, ?, ?, ?, ?) AS score FROM fts WHERE fts MATCH ? ORDER BY score LIMIT ?"
             ranked = self._con.execute(sql, [*WEIGHTS, match, CANDIDATES]).fetchall()
         if not ranked:
             return []

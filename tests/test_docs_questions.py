@@ -1,0 +1,95 @@
+"""The developer questions indexed beside each documentation page (src/sap_devs/docs/questions/)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from sap_devs.docs import questions, store
+from sap_devs.docs.build import build_from
+from sap_devs.docs.index import DocsIndex
+from sap_devs.docs.sources import SOURCES
+from tests.test_docs import _tarball
+
+LOIO = "2b8ee62bd2b54c4a9ae1b4e8d0a3f1c7"
+TROUBLESHOOT = (
+    f"<!-- loio{LOIO} -->\n\n# Troubleshooting the Cloud Connector\n\n"
+    "Check the connectivity proxy log and the audit log of the Cloud Connector.\n"
+)
+
+
+@pytest.fixture
+def asked_index(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> DocsIndex:
+    folder = tmp_path / "questions"
+    folder.mkdir()
+    monkeypatch.setattr(questions, "QUESTIONS_DIR", folder)
+    (folder / "SAP-docs+btp-connectivity.tsv").write_text(
+        "# written by reading each page\n"
+        f"docs/1-connectivity/troubleshooting-{LOIO}.md\tdestination to on-prem system returns 503 | "
+        "http 503 from my onpremise backend\n",
+        encoding="utf-8",
+    )
+    filler = {
+        f"docs/1-connectivity/page-{n}-{n:032x}.md": f"<!-- loio{n:032x} -->\n\n# Destinations {n}\n\n"
+        "A destination names a system and how to log on to it.\n"
+        for n in range(4)
+    }
+    tar = _tarball(
+        tmp_path,
+        "SAP-docs/btp-connectivity",
+        {
+            **filler,
+            f"docs/1-connectivity/troubleshooting-{LOIO}.md": TROUBLESHOOT,
+            f"docs/2-other-guide/troubleshooting-{LOIO}.md": TROUBLESHOOT,  # the same page in a second guide
+        },
+    )
+    out = tmp_path / "docs.sqlite"
+    build_from({"SAP-docs/btp-connectivity": (tar, "bundled", None)}, out)
+    return DocsIndex(out)
+
+
+def test_a_page_is_found_by_the_question_it_answers(asked_index: DocsIndex) -> None:
+    """Its text never says "503" or "on-prem": a developer's wording still finds it first, and what the agent
+    reads is the page's own text, never the questions written for it."""
+    hits, _ = asked_index.search("on-prem destination gives 503")
+    assert hits[0].title == "Troubleshooting the Cloud Connector"
+    assert "connectivity proxy log" in hits[0].snippet and "503" not in hits[0].snippet
+    doc = asked_index.read(hits[0].page_id)
+    assert "503" not in "".join(text for _, _, text in doc.sections)
+
+
+def test_a_page_published_in_two_guides_gets_its_questions_in_both(asked_index: DocsIndex) -> None:
+    pages, _ = asked_index.pages_of("SAP-docs/btp-connectivity")
+    rows = [p for p in pages if p.title.startswith("Troubleshooting")]
+    assert len(rows) == 2
+    found = questions.for_source("SAP-docs/btp-connectivity", by_file_name=True)
+    assert all(found.of(p.path).startswith("destination to on-prem") for p in rows)
+    assert found.of("docs/1-connectivity/page-0-" + "0" * 32 + ".md") == ""
+
+
+def test_a_source_without_a_questions_file_is_indexed_as_before(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setattr(questions, "QUESTIONS_DIR", tmp_path / "none")
+    assert questions.for_source("capire/docs", by_file_name=False).of("guides/x.md") == ""
+
+
+def test_the_bundled_questions_name_real_pages_and_cover_nearly_all() -> None:
+    """A question line for a page the sources no longer have is dead weight; a source with few questions
+    would rank its pages below the others'. Every bundled line must name a page, and at least 95% of each
+    source's pages must have questions."""
+    store.reset()
+    index = store.current()
+    for source in SOURCES:
+        pages, _ = index.pages_of(source.repo)
+        if not pages:
+            continue
+        sap_docs = source.owner == "SAP-docs"
+        found = questions.for_source(source.repo, by_file_name=sap_docs)
+        known = {p.path for p in pages} | ({p.path.rsplit("/", 1)[-1] for p in pages} if sap_docs else set())
+        stale = [path for path in found.by_path if path not in known]
+        assert not stale, f"{source.repo}: questions for pages the source does not have: {stale[:5]}"
+        asked = sum(1 for p in pages if found.of(p.path))
+        assert asked >= 0.95 * len(pages), f"{source.repo}: {asked} of {len(pages)} pages have questions"
+        for path, text in found.by_path.items():
+            lines = text.splitlines()
+            assert 1 <= len(lines) <= 6 and all(len(q) <= 160 for q in lines), f"{source.repo}:{path}: {lines}"
