@@ -15,7 +15,9 @@ from tests.test_docs import _tarball
 LOIO = "2b8ee62bd2b54c4a9ae1b4e8d0a3f1c7"
 TROUBLESHOOT = (
     f"<!-- loio{LOIO} -->\n\n# Troubleshooting the Cloud Connector\n\n"
-    "Check the connectivity proxy log and the audit log of the Cloud Connector.\n"
+    "Check the connectivity proxy log and the audit log of the Cloud Connector.\n\n"
+    "## Logon Fails\n\nA user without the role cannot open the administration UI.\n\n"
+    "## Renewing Certificates\n\nReplace the system certificate before it expires.\n"
 )
 
 
@@ -27,7 +29,9 @@ def asked_index(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> DocsIndex:
     (folder / "SAP-docs+btp-connectivity.tsv").write_text(
         "# written by reading each page\n"
         f"docs/1-connectivity/troubleshooting-{LOIO}.md\tdestination to on-prem system returns 503 | "
-        "http 503 from my onpremise backend\n",
+        "http 503 from my onpremise backend\n"
+        f"docs/1-connectivity/troubleshooting-{LOIO}.md\tTroubleshooting the Cloud Connector > Renewing Certificates\t"
+        "scc ui shows expired x.509 cert\n",
         encoding="utf-8",
     )
     filler = {
@@ -59,6 +63,13 @@ def test_a_page_is_found_by_the_question_it_answers(asked_index: DocsIndex) -> N
     assert "503" not in "".join(text for _, _, text in doc.sections)
 
 
+def test_a_question_of_one_section_leads_to_that_section(asked_index: DocsIndex) -> None:
+    """A long page's later section answers it: the hit names that section and quotes it."""
+    hit = asked_index.search("scc expired x.509 cert")[0][0]
+    assert hit.title == "Troubleshooting the Cloud Connector"
+    assert hit.section.endswith("> Renewing Certificates") and hit.snippet.startswith("Replace the system certificate")
+
+
 def test_a_page_published_in_two_guides_gets_its_questions_in_both(asked_index: DocsIndex) -> None:
     pages, _ = asked_index.pages_of("SAP-docs/btp-connectivity")
     rows = [p for p in pages if p.title.startswith("Troubleshooting")]
@@ -88,8 +99,11 @@ def test_the_bundled_questions_name_real_pages_and_cover_nearly_all() -> None:
         known = {p.path for p in pages} | ({p.path.rsplit("/", 1)[-1] for p in pages} if sap_docs else set())
         stale = [path for path in found.by_path if path not in known]
         assert not stale, f"{source.repo}: questions for pages the source does not have: {stale[:5]}"
+        headings = {(found._key(p.path), " > ".join(s.heading)) for p in pages for s in p.sections}
+        stale = [key for key in found.by_section if key not in headings]
+        assert not stale, f"{source.repo}: questions for sections the source does not have: {stale[:5]}"
         asked = sum(1 for p in pages if found.of(p.path))
         assert asked >= 0.95 * len(pages), f"{source.repo}: {asked} of {len(pages)} pages have questions"
-        for path, text in found.by_path.items():
+        for path, text in [*found.by_path.items(), *found.by_section.items()]:
             lines = text.splitlines()
             assert 1 <= len(lines) <= 6 and all(len(q) <= 160 for q in lines), f"{source.repo}:{path}: {lines}"

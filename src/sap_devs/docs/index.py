@@ -111,7 +111,7 @@ def build(path: Path, sources: Iterable[SourceRows]) -> dict[str, int]:
                 )
                 page_id = cur.lastrowid
                 title_terms = _terms(page.title)
-                asks = _terms(asked.of(page.path))  # on the page's first section only: they ask of the page
+                page_asks = asked.of(page.path)  # on the page's first section: they ask of the whole page
                 for ord_, section in enumerate(page.sections):
                     heading = " > ".join(section.heading)
                     cur = con.execute(
@@ -119,9 +119,10 @@ def build(path: Path, sources: Iterable[SourceRows]) -> dict[str, int]:
                         (page_id, ord_, heading, section.anchor, zlib.compress(section.text.encode("utf-8"), 6)),
                     )
                     sub_heading = " ".join(section.heading[1:])
+                    asks = _terms(("" if ord_ else page_asks + "\n") + asked.of(page.path, heading))
                     con.execute(
                         "INSERT INTO fts(rowid, title, heading, body, asks) VALUES (?,?,?,?,?)",
-                        (cur.lastrowid, title_terms, _terms(sub_heading), _terms(section.text), "" if ord_ else asks),
+                        (cur.lastrowid, title_terms, _terms(sub_heading), _terms(section.text), asks),
                     )
                     counts["sections"] += 1
                 counts["pages"] += 1

@@ -5,7 +5,9 @@ documentation titles its pages in SAP's ("Troubleshooting the Cloud Connector").
 page a few such questions were written by reading it (its title, outline and opening text); the
 index holds them in a column of their own, so a page is also found by what it answers.
 
-One file per source in ``questions/`` (``owner+name.tsv``): ``path<TAB>question | question``.
+One file per source in ``questions/`` (``owner+name.tsv``): ``path<TAB>question | question`` for a
+page, ``path<TAB>heading path<TAB>question | question`` for one section of a long page (its headings
+joined by " > ", as read_doc shows them), so a question a later section answers leads to that section.
 SAP-docs publishes some pages in two guides under the same file name (a ``loio`` id), so their
 questions are found by file name too. A page added upstream after the file was written simply has
 none until the file is updated; it is still found by its own text.
@@ -23,14 +25,17 @@ MAX_CHARS = 600  # per page: a few short questions; longer lines are cut, not tr
 @dataclass(frozen=True)
 class Questions:
     by_path: dict[str, str]
-    by_name: dict[str, str]
+    by_section: dict[tuple[str, str], str]  # (path, heading path) -> questions
+    by_file_name: bool
 
-    def of(self, path: str) -> str:
-        """The questions of the page at ``path``, one per line ("" when none were written)."""
-        found = self.by_path.get(path)
-        if found is None:
-            found = self.by_name.get(path.rsplit("/", 1)[-1], "")
-        return found
+    def _key(self, path: str) -> str:
+        return path.rsplit("/", 1)[-1] if self.by_file_name else path
+
+    def of(self, path: str, heading: str | None = None) -> str:
+        """The questions of the page at ``path``, or of its section ``heading``, one per line ("" when none)."""
+        if heading is None:
+            return self.by_path.get(self._key(path), "")
+        return self.by_section.get((self._key(path), heading), "")
 
 
 def file_for(repo: str) -> Path:
@@ -39,15 +44,21 @@ def file_for(repo: str) -> Path:
 
 def for_source(repo: str, *, by_file_name: bool) -> Questions:
     """The questions written for one source (none when its file is absent)."""
+    found = Questions({}, {}, by_file_name)
     path = file_for(repo)
-    by_path: dict[str, str] = {}
-    if path.is_file():
-        for line in path.read_text(encoding="utf-8").splitlines():
-            if not line.strip() or line.startswith("#"):
-                continue
-            page, _, asked = line.partition("\t")
-            questions = [q.strip() for q in asked[:MAX_CHARS].split("|") if q.strip()]
-            if questions:
-                by_path[page.strip()] = "\n".join(questions)
-    by_name = {p.rsplit("/", 1)[-1]: q for p, q in by_path.items()} if by_file_name else {}
-    return Questions(by_path, by_name)
+    if not path.is_file():
+        return found
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        fields = line.split("\t")
+        questions = [q.strip() for q in fields[-1][:MAX_CHARS].split("|") if q.strip()]
+        if len(fields) not in (2, 3) or not questions:
+            continue
+        page = found._key(fields[0].strip())
+        text = "\n".join(questions)
+        if len(fields) == 2:
+            found.by_path[page] = text
+        else:
+            found.by_section[(page, fields[1].strip())] = text
+    return found
