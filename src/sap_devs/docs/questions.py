@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 QUESTIONS_DIR = Path(__file__).resolve().parent / "questions"
-MAX_CHARS = 600  # per page: a few short questions; longer lines are cut, not trusted to stay small
+MAX_CHARS = 1000  # per line: a few short questions; longer lines are cut, not trusted to stay small
 
 
 @dataclass(frozen=True)
