@@ -179,6 +179,13 @@ def evaluate(name: str, baseline: sqlite3.Connection, details: bool) -> None:
             f"hit@10 {hit(ours_pooled):.3f}, plain BM25 MRR@10 {mrr(base_pooled):.3f} hit@10 {hit(base_pooled):.3f} "
             f"| sap-devs top-10 pages nobody judged: {unjudged} (re-pool with docs_pool.py when this grows)"
         )
+    by_origin: dict[str, list[int | None]] = {}
+    for q, r in zip(queries, ours_pooled, strict=True):
+        by_origin.setdefault("real" if str(q.get("origin", "")).startswith("real") else "written", []).append(r)
+    print(  # the sets' writers and the writers of the indexed page questions are both helper sessions
+        "         by origin (pooled): "
+        + ", ".join(f"{o} MRR@10 {mrr(r):.3f} hit@10 {hit(r):.3f} ({len(r)})" for o, r in sorted(by_origin.items()))
+    )
     by_product: dict[str, list[int | None]] = {}
     for q, r in zip(queries, ours, strict=True):
         by_product.setdefault(q["product"], []).append(r)
