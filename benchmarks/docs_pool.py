@@ -10,7 +10,7 @@ random page of the same product (how often does the judge call an unrelated page
 
     python benchmarks/docs_pool.py packets OUT_DIR --parts 6   # write OUT_DIR/part-N.md and key.json
     python benchmarks/docs_pool.py packets OUT_DIR --new       # only pages nobody judged yet
-    python benchmarks/docs_pool.py read OUT_DIR CANDIDATE_ID    # a candidate's whole page, for a judge
+    python benchmarks/docs_pool.py read OUT_DIR CANDIDATE_ID [OFFSET]  # a candidate's page, for a judge
     python benchmarks/docs_pool.py collect OUT_DIR               # judged parts -> docs_judgments_pooled.yaml
 
 Every grade, with the judge's reason, is kept in docs_judgments_pooled_grades.tsv: a later engine's
@@ -144,14 +144,21 @@ def packets(out: Path, parts: int, new_only: bool = False) -> None:
     )
 
 
-def read(out: Path, cid: str) -> None:
+def read(out: Path, cid: str, offset: int = 0) -> None:
+    """A candidate's page from ``offset``: the cheat sheets run past 300,000 characters, and a judge who
+    sees only their start grades a later section from the outline alone."""
     key = json.loads((out / "key.json").read_text(encoding="utf-8"))
     if cid not in key:
         sys.exit(f"no candidate {cid}")
     row = _row(key[cid]["source"], key[cid]["path"])
     info, text, _ = _page_text(row)
     print(f"# {info['title']}\n{info['url']}\n")
-    print(text[:READ_CHARS] + ("\n[... cut]" if len(text) > READ_CHARS else ""))
+    end = offset + READ_CHARS
+    print(text[offset:end])
+    if len(text) > end:
+        print(
+            f"\n[... cut at {end:,} of {len(text):,} characters: read on with `python benchmarks/docs_pool.py read {out} {cid} {end}`]"
+        )
 
 
 def collect(out: Path) -> None:
@@ -202,7 +209,7 @@ def main() -> None:
         parts = int(sys.argv[sys.argv.index("--parts") + 1]) if "--parts" in sys.argv else 6
         packets(out, parts, new_only="--new" in sys.argv)
     elif command == "read" and len(sys.argv) > 3:
-        read(out, sys.argv[3])
+        read(out, sys.argv[3], int(sys.argv[4]) if len(sys.argv) > 4 and sys.argv[4].isdigit() else 0)
     elif command == "collect":
         collect(out)
     else:
