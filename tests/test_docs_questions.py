@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 from pathlib import Path
 
 import pytest
@@ -107,3 +108,31 @@ def test_the_bundled_questions_name_real_pages_and_cover_nearly_all() -> None:
         for path, text in [*found.by_path.items(), *found.by_section.items()]:
             lines = text.splitlines()
             assert 1 <= len(lines) <= 10 and all(len(q) <= 160 for q in lines), f"{source.repo}:{path}: {lines}"
+
+
+def _script():
+    spec = importlib.util.spec_from_file_location(
+        "docs_questions", Path(__file__).parents[1] / "scripts" / "docs_questions.py"
+    )
+    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+    spec.loader.exec_module(module)  # type: ignore[union-attr]
+    return module
+
+
+def test_the_maintenance_script_names_stale_lines_and_pages_without_questions(
+    asked_index: DocsIndex, tmp_path: Path, monkeypatch, capsys
+) -> None:
+    """After a tarball refresh: a line for a page that is gone, and new pages without questions, are what a
+    maintainer must see (the bundled-questions test fails on both); the packet holds only the pages to write for."""
+    script = _script()
+    monkeypatch.setattr(store, "current", lambda: asked_index)
+    tsv = questions.QUESTIONS_DIR / "SAP-docs+btp-connectivity.tsv"
+    tsv.write_text(tsv.read_text(encoding="utf-8") + "docs/gone-0123.md\tan old question\n", encoding="utf-8")
+    assert script.check() == 1
+    out = capsys.readouterr().out
+    assert "FAIL SAP-docs/btp-connectivity: 2 of 6 pages have questions, 1 stale" in out
+    script.stale()
+    assert capsys.readouterr().out.strip() == "SAP-docs+btp-connectivity.tsv\tgone-0123.md"
+    script.packet(tmp_path / "packet")
+    text = (tmp_path / "packet" / "SAP-docs+btp-connectivity.md").read_text(encoding="utf-8")
+    assert text.count("### ") == 4 and "Troubleshooting" not in text and "[connectivity] Destinations 0" in text
