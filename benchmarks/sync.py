@@ -13,6 +13,7 @@ changed (commits equal to the bundled index's: nothing downloaded).
 from __future__ import annotations
 
 import dataclasses
+import gzip
 import io
 import json
 import os
@@ -37,11 +38,31 @@ MD = "---\nparser: v2\ntime: 20\ntags: [ tutorial>beginner, programming-tool>nod
 )
 
 
+SHARED_RELEASED = ROOT.parent / "shared" / "data" / "abap-released-apis"
+
+
+def serve_released_apis(srv: Loopback) -> None:
+    """SAP's full release-info files when the workspace has them (about 40 MB unpacked), else the test excerpts."""
+    from sap_devs.live.released_apis.lists import UPSTREAM_FILES
+
+    for path in UPSTREAM_FILES.values():
+        name = Path(path).name
+        full = SHARED_RELEASED / (name + ".gz")
+        body = (
+            gzip.decompress(full.read_bytes())
+            if full.is_file()
+            else (RECORDED.parent / "released-apis" / name).read_bytes()
+        )
+        srv.add(f"/SAP/abap-atc-cr-cv-s4hc/main/{path}", body=body)
+
+
 def serve(srv: Loopback) -> None:
     from sap_devs.live.news import sync as news_sync
     from sap_devs.live.tutorials import sync as tutorials_sync
 
-    repos, _, _ = tutorials_sync._known_repos()
+    serve_released_apis(srv)
+
+    repos, _ = tutorials_sync._known_repos()
     for r, repo in enumerate(repos):
         srv.add(f"/repos/sap-tutorials/{repo}", body=json.dumps({"default_branch": "main"}).encode())
         slugs = [f"{repo}-t{i}" for i in range(80)]
@@ -98,12 +119,16 @@ def main() -> None:
                     s, policy=dataclasses.replace(s.policy, allowed_hosts=s.policy.allowed_hosts | {"127.0.0.1"})
                 )
                 for s in all_sources()
+                if s.name != "docs"  # measured on its own below, with the real repositories
             ]
             results = [anyio.run(lambda s=s: run_sync([s], bases=bases, env={}, force=True)) for s in sources]
-        print(f"{'source':10} {'status':7} {'items':>6} {'seconds':>8} {'cache KiB':>10}")
+        print(f"{'source':13} {'status':7} {'items':>6} {'seconds':>8} {'cache KiB':>10}")
         for source, [r] in zip(sources, results, strict=True):
-            size = cache.cache_file(source.cache_name).stat().st_size / 1024
-            print(f"{r.name:10} {r.status:7} {r.items or 0:>6} {r.seconds:>8.2f} {size:>10.1f}")
+            path = cache.cache_file(source.cache_name)  # sources that keep their own store have no cache file
+            size = f"{path.stat().st_size / 1024:.1f}" if path.is_file() else "-"
+            print(f"{r.name:13} {r.status:7} {r.items or 0:>6} {r.seconds:>8.2f} {size:>10}")
+            if r.status != "ok":
+                print(f"  {r.message}")
 
 
 def _repacked(tar_path: Path, top: str) -> bytes:
