@@ -36,12 +36,8 @@ def _state() -> list[tuple[str, list[Page], questions.Questions, list[str]]]:
     found = []
     for source in SOURCES:
         pages, _ = index.pages_of(source.repo)
-        asked = questions.for_source(source.repo, by_file_name=source.owner == "SAP-docs")
-        keys = {asked._key(p.path) for p in pages}
-        headings = {(asked._key(p.path), " > ".join(s.heading)) for p in pages for s in p.sections}
-        stale = [k for k in asked.by_path if k not in keys]
-        stale += [f"{path}\t{heading}" for path, heading in asked.by_section if (path, heading) not in headings]
-        found.append((source.repo, pages, asked, stale))
+        asked = questions.for_source(source.repo)
+        found.append((source.repo, pages, asked, asked.stale(pages)))
     return found
 
 
@@ -78,7 +74,7 @@ def _entry(page: Page) -> str:
 def packet(out: Path) -> int:
     out.mkdir(parents=True, exist_ok=True)
     for repo, pages, asked, _ in _state():
-        missing = {asked._key(p.path): p for p in pages if not asked.of(p.path)}  # one entry per SAP-docs loio
+        missing = {asked.key(p.path): p for p in pages if not asked.of(p.path)}  # one entry per SAP-docs loio
         if not missing:
             continue
         target = out / (repo.replace("/", "+") + ".md")

@@ -75,14 +75,14 @@ def test_a_page_published_in_two_guides_gets_its_questions_in_both(asked_index: 
     pages, _ = asked_index.pages_of("SAP-docs/btp-connectivity")
     rows = [p for p in pages if p.title.startswith("Troubleshooting")]
     assert len(rows) == 2
-    found = questions.for_source("SAP-docs/btp-connectivity", by_file_name=True)
+    found = questions.for_source("SAP-docs/btp-connectivity")
     assert all(found.of(p.path).startswith("destination to on-prem") for p in rows)
     assert found.of("docs/1-connectivity/page-0-" + "0" * 32 + ".md") == ""
 
 
 def test_a_source_without_a_questions_file_is_indexed_as_before(tmp_path: Path, monkeypatch) -> None:
     monkeypatch.setattr(questions, "QUESTIONS_DIR", tmp_path / "none")
-    assert questions.for_source("capire/docs", by_file_name=False).of("guides/x.md") == ""
+    assert questions.for_source("capire/docs").of("guides/x.md") == ""
 
 
 def test_the_bundled_questions_name_real_pages_and_cover_nearly_all() -> None:
@@ -95,14 +95,9 @@ def test_the_bundled_questions_name_real_pages_and_cover_nearly_all() -> None:
         pages, _ = index.pages_of(source.repo)
         if not pages:
             continue
-        sap_docs = source.owner == "SAP-docs"
-        found = questions.for_source(source.repo, by_file_name=sap_docs)
-        known = {p.path for p in pages} | ({p.path.rsplit("/", 1)[-1] for p in pages} if sap_docs else set())
-        stale = [path for path in found.by_path if path not in known]
-        assert not stale, f"{source.repo}: questions for pages the source does not have: {stale[:5]}"
-        headings = {(found._key(p.path), " > ".join(s.heading)) for p in pages for s in p.sections}
-        stale = [key for key in found.by_section if key not in headings]
-        assert not stale, f"{source.repo}: questions for sections the source does not have: {stale[:5]}"
+        found = questions.for_source(source.repo)
+        stale = found.stale(pages)
+        assert not stale, f"{source.repo}: questions for pages or sections the source does not have: {stale[:5]}"
         asked = sum(1 for p in pages if found.of(p.path))
         assert asked >= 0.95 * len(pages), f"{source.repo}: {asked} of {len(pages)} pages have questions"
         for path, text in [*found.by_path.items(), *found.by_section.items()]:
@@ -127,12 +122,19 @@ def test_the_maintenance_script_names_stale_lines_and_pages_without_questions(
     script = _script()
     monkeypatch.setattr(store, "current", lambda: asked_index)
     tsv = questions.QUESTIONS_DIR / "SAP-docs+btp-connectivity.tsv"
-    tsv.write_text(tsv.read_text(encoding="utf-8") + "docs/gone-0123.md\tan old question\n", encoding="utf-8")
+    gone = (
+        "docs/gone-0123.md\tan old question\n"
+        f"docs/1-connectivity/troubleshooting-{LOIO}.md\tTroubleshooting the Cloud Connector > Renamed\tx\n"
+    )
+    tsv.write_text(tsv.read_text(encoding="utf-8") + gone, encoding="utf-8")
     assert script.check() == 1
     out = capsys.readouterr().out
-    assert "FAIL SAP-docs/btp-connectivity: 2 of 6 pages have questions, 1 stale" in out
+    assert "FAIL SAP-docs/btp-connectivity: 2 of 6 pages have questions, 2 stale" in out
     script.stale()
-    assert capsys.readouterr().out.strip() == "SAP-docs+btp-connectivity.tsv\tgone-0123.md"
+    assert capsys.readouterr().out.splitlines() == [
+        "SAP-docs+btp-connectivity.tsv\tgone-0123.md",
+        f"SAP-docs+btp-connectivity.tsv\ttroubleshooting-{LOIO}.md\tTroubleshooting the Cloud Connector > Renamed",
+    ]
     script.packet(tmp_path / "packet")
     text = (tmp_path / "packet" / "SAP-docs+btp-connectivity.md").read_text(encoding="utf-8")
     assert text.count("### ") == 4 and "Troubleshooting" not in text and "[connectivity] Destinations 0" in text

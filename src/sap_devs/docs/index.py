@@ -103,7 +103,7 @@ def build(path: Path, sources: Iterable[SourceRows]) -> dict[str, int]:
                 (source.repo, source.product, source.licence, source.site, commit, origin, fetched_at),
             )
             con.executemany("INSERT INTO redirects VALUES (?,?,?)", [(source.repo, o, n) for o, n in redirects])
-            asked = questions.for_source(source.repo, by_file_name=source.owner == "SAP-docs")
+            asked = questions.for_source(source.repo)
             for page in pages:
                 cur = con.execute(
                     "INSERT INTO pages(source, path, title, url, product) VALUES (?,?,?,?,?)",

@@ -15,8 +15,11 @@ none until the file is updated; it is still found by its own text.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+
+from sap_devs.docs.ingest import Page
 
 QUESTIONS_DIR = Path(__file__).resolve().parent / "questions"
 MAX_CHARS = 1000  # per line: a few short questions; longer lines are cut, not trusted to stay small
@@ -28,23 +31,33 @@ class Questions:
     by_section: dict[tuple[str, str], str]  # (path, heading path) -> questions
     by_file_name: bool
 
-    def _key(self, path: str) -> str:
+    def key(self, path: str) -> str:
+        """What the questions of the page at ``path`` are filed under (its loio file name on SAP-docs)."""
         return path.rsplit("/", 1)[-1] if self.by_file_name else path
 
     def of(self, path: str, heading: str | None = None) -> str:
         """The questions of the page at ``path``, or of its section ``heading``, one per line ("" when none)."""
         if heading is None:
-            return self.by_path.get(self._key(path), "")
-        return self.by_section.get((self._key(path), heading), "")
+            return self.by_path.get(self.key(path), "")
+        return self.by_section.get((self.key(path), heading), "")
+
+    def stale(self, pages: Iterable[Page]) -> list[str]:
+        """The lines that name a page or section the source's ``pages`` do not have (``path`` or
+        ``path<TAB>heading path``): left behind when a page moved or went upstream."""
+        pages = list(pages)
+        known = {self.key(p.path) for p in pages}
+        headings = {(self.key(p.path), " > ".join(s.heading)) for p in pages for s in p.sections}
+        gone = [path for path in self.by_path if path not in known]
+        return gone + [f"{path}\t{heading}" for path, heading in self.by_section if (path, heading) not in headings]
 
 
 def file_for(repo: str) -> Path:
     return QUESTIONS_DIR / (repo.replace("/", "+") + ".tsv")
 
 
-def for_source(repo: str, *, by_file_name: bool) -> Questions:
+def for_source(repo: str) -> Questions:
     """The questions written for one source (none when its file is absent)."""
-    found = Questions({}, {}, by_file_name)
+    found = Questions({}, {}, by_file_name=repo.split("/", 1)[0] == "SAP-docs")
     path = file_for(repo)
     if not path.is_file():
         return found
@@ -55,7 +68,7 @@ def for_source(repo: str, *, by_file_name: bool) -> Questions:
         questions = [q.strip() for q in fields[-1][:MAX_CHARS].split("|") if q.strip()]
         if len(fields) not in (2, 3) or not questions:
             continue
-        page = found._key(fields[0].strip())
+        page = found.key(fields[0].strip())
         text = "\n".join(questions)
         if len(fields) == 2:
             found.by_path[page] = text
