@@ -42,10 +42,11 @@ def root(
 
 
 def main() -> None:
+    from sap_devs.cli.help_style import apply
     from sap_devs.core.errors import SapDevsError
 
     try:
-        app()
+        apply(typer.main.get_command(app))(prog_name="sap-devs")
     except SapDevsError as exc:
         print(f"sap-devs: {exc}", file=sys.stderr)
         sys.exit(2)
