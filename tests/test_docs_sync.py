@@ -277,7 +277,7 @@ async def test_rate_limit_without_token_says_how_to_raise_it(server, docs_env) -
 
 def test_status_lists_each_repository(docs_env) -> None:
     [result] = status([docs_sync.SOURCE])
-    assert result.status == "absent"
+    assert result.status == "bundled"
     rows = {r["repo"]: r for r in result.extra["details"]}
     assert rows["capire/docs"] == {"repo": "capire/docs", "commit": SHA["cap1"][:7], "origin": "bundled", "age": ""}
 

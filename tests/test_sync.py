@@ -212,7 +212,7 @@ def test_status_reports_age_without_fetching() -> None:
     cache.write("news/episodes", [{"id": "x"}])
     rows = {r.name: r for r in status([news_sync.SOURCE, tutorials_sync.SOURCE])}
     assert rows["news"].status == "fresh" and rows["news"].items == 1
-    assert rows["tutorials"].status == "absent"
+    assert rows["tutorials"].status == "bundled"  # never synced: the bundled snapshot is served
 
 
 def test_sync_killed_half_way_leaves_every_cache_file_valid(tmp_path: Path) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import sys
 from typing import Any
 
@@ -10,7 +11,35 @@ import typer
 
 from sap_devs.cli.common import fail, setup_logging
 
-STATUS_STYLE = {"ok": "green", "fresh": "green", "stale": "yellow", "failed": "red", "absent": "dim"}
+STATUS_STYLE = {
+    "ok": "green",
+    "fresh": "green",
+    "stale": "yellow",
+    "failed": "red",
+    "absent": "dim",
+    "bundled": "cyan",
+    "offline": "yellow",
+}
+
+
+CONNECT_FAILURE = re.compile(r"\b(ConnectError|ConnectTimeout|ProxyError)\b")
+FIRST_HOST = re.compile(r"https?://([^/\s:?]+)")
+
+
+def unreachable(message: str | None) -> str | None:
+    """For a failure that never reached the source: a short 'could not connect to HOST'."""
+    if not message or not CONNECT_FAILURE.search(message):
+        return None
+    host = FIRST_HOST.search(message)
+    return f"could not connect to {host.group(1) if host else 'the source'} (network or proxy)"
+
+
+def _note(r: Any) -> str:
+    if r.status in ("failed", "stale"):
+        short = unreachable(r.message)
+        if short:
+            return short + ("; keeping the cached copy" if r.status == "stale" else "")
+    return r.message or ""
 
 
 def _render(results: list[Any], *, title: str) -> None:
@@ -24,7 +53,7 @@ def _render(results: list[Any], *, title: str) -> None:
             if r.seconds:
                 parts.append(f"{r.seconds:.1f}s")
             if r.message:
-                parts.append(r.message)
+                parts.append(_note(r))
             typer.echo(" | ".join(parts))
             for row in r.extra.get("details") or []:
                 repo, commit, origin, age = _detail_cells(row)
@@ -44,7 +73,7 @@ def _render(results: list[Any], *, title: str) -> None:
             "" if r.items is None else str(r.items),
             r.age or "",
             f"{r.seconds:.1f}s" if r.seconds else "",
-            r.message or "",
+            _note(r),
         )
     console = Console()
     console.print(table)
@@ -110,7 +139,39 @@ def sync(
     if show_status:
         _render(status(sources), title="sap-devs cache")
         return
-    results = run(sources, default_bases(), force=force)
+    bases = default_bases()
+    from sap_devs.live.reachability import hosts_of, offline
+
+    if offline(hosts_of(bases), os.environ):
+        _offline(sources)
+        raise typer.Exit(1)
+    results = run(sources, bases, force=force)
     _render(results, title="sap-devs sync")
+    missed = [r for r in results if r.status in ("failed", "stale")]
+    if missed and len(missed) == len(results) and all(unreachable(r.message) for r in missed):
+        typer.echo(
+            "sap-devs sync: no source could be reached (network or proxy); the bundled snapshots and cached "
+            "copies stay in use.",
+            err=True,
+        )
     if results and all(r.status == "failed" for r in results):
         raise typer.Exit(1)
+
+
+def _offline(sources: list[Any]) -> None:
+    """No network: say once per source what is served instead, then one closing line."""
+    from sap_devs.live.sync import status
+
+    for r in status(sources):
+        if r.status in ("fresh", "stale"):
+            kept = f"keeping the copy synced {r.age} ago"
+        elif r.status == "bundled":
+            kept = "the bundled snapshot stays in use"
+        else:
+            kept = "nothing cached or bundled: its tools answer once a sync succeeds"
+        typer.echo(f"{r.name}: not fetched (offline); {kept}")
+    typer.echo(
+        "sap-devs sync: no network (none of the source hosts resolves); nothing was fetched and the bundled "
+        "snapshots and cached copies stay in use. Run 'sap-devs sync' again when online.",
+        err=True,
+    )

@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import socket
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit, urlunsplit
@@ -58,6 +59,18 @@ def redact(url: str) -> str:
     if parts.port:
         netloc += f":{parts.port}"
     return urlunsplit((parts.scheme, netloc, parts.path, urlencode(query, safe="*/:'(),"), ""))
+
+
+def _unresolved(exc: BaseException) -> bool:
+    """Whether a transport error is a host name that did not resolve (socket.gaierror somewhere in its chain)."""
+    seen: BaseException | None = exc
+    for _ in range(8):
+        if seen is None:
+            return False
+        if isinstance(seen, socket.gaierror):
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
 
 
 @dataclass(frozen=True)
@@ -206,8 +219,9 @@ class Http:
             except httpx.TimeoutException:
                 raise FetchError(f"{method} {redact(url)} timed out", retryable=True) from None
             except httpx.TransportError as exc:
+                # a name that does not resolve (no network, no DNS) will not resolve a second later
                 raise FetchError(
-                    f"{method} {redact(url)} failed: {type(exc).__name__}: {exc}", retryable=True
+                    f"{method} {redact(url)} failed: {type(exc).__name__}: {exc}", retryable=not _unresolved(exc)
                 ) from None
         raise FetchError(f"{method} {redact(url)}: too many redirects", retryable=False)
 

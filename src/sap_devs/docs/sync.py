@@ -300,6 +300,16 @@ def details() -> list[dict[str, str]]:
     ]
 
 
+def bundled() -> tuple[int, str]:
+    """Pages of the index shipped in the package, and the newest date its repositories were taken."""
+    index = _current()
+    if index is None:
+        return 0, "unknown"
+    pages, _ = index.counts()
+    dates = [s.fetched_at[:10] for s in index.sources() if s.fetched_at]
+    return pages, max(dates) if dates else "unknown"
+
+
 def _pages(data: Any) -> int:
     return int(data["pages"])
 
@@ -320,4 +330,5 @@ SOURCE = Source(
     count=_pages,
     budget=1800.0,
     details=details,
+    bundled=bundled,
 )

@@ -20,7 +20,7 @@ from sap_devs.core.http import FetchError, Http, Policy
 
 log = logging.getLogger(__name__)
 
-Status = Literal["ok", "fresh", "stale", "failed", "absent"]
+Status = Literal["ok", "fresh", "stale", "failed", "absent", "bundled", "offline"]
 ProgressFn = Callable[[str, int, int | None], None]  # (source, done, total)
 
 
@@ -60,6 +60,7 @@ class Source:
     count: Callable[[Any], int] = len
     budget: float = 300.0  # seconds for the whole source
     details: Callable[[], list[dict[str, str]]] | None = None  # rows for --status (docs: one per repository)
+    bundled: Callable[[], tuple[int, str]] | None = None  # (items, as of) of the snapshot shipped in the package
 
 
 @dataclass
@@ -140,13 +141,29 @@ async def run_sync(
     return list(await asyncio.gather(*(guarded(s) for s in sources)))
 
 
+def _unsynced(source: Source) -> SourceResult:
+    """A source never synced here: the bundled snapshot is what the tools serve, when there is one."""
+    if source.bundled is None:
+        return SourceResult(source.name, source.title, "absent", message="never synced; no snapshot is bundled")
+    items, as_of = source.bundled()
+    dated = f" of {as_of}" if as_of != "unknown" else ""
+    return SourceResult(
+        source.name, source.title, "bundled", items, message=f"never synced: the bundled snapshot{dated} is in use"
+    )
+
+
+def bundled_names(sources: list[Source]) -> list[str]:
+    """The sources whose tools answer from a bundled snapshot when nothing was ever synced."""
+    return [s.name for s in sources if s.bundled is not None]
+
+
 def status(sources: list[Source]) -> list[SourceResult]:
     """What is cached now, without fetching anything."""
     out = []
     for source in sources:
         cached = cache.read(source.cache_name)
         if cached is None:
-            out.append(SourceResult(source.name, source.title, "absent", message="never synced"))
+            out.append(_unsynced(source))
             continue
         state: Status = "fresh" if cached.fresh(source.ttl) else "stale"
         out.append(SourceResult(source.name, source.title, state, _count(source, cached.data), cached.age_text()))

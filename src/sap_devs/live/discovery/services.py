@@ -42,6 +42,12 @@ def _baseline() -> tuple[list[Service], str]:
     return parse(data["services"]), data["data_as_of"]
 
 
+def bundled() -> tuple[int, str]:
+    """Items and date of the snapshot bundled with sap-devs (what is served before the first sync)."""
+    items, as_of = _baseline()
+    return len(items), as_of
+
+
 def load_baseline() -> list[Service]:
     return _baseline()[0]
 

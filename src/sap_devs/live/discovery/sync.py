@@ -71,5 +71,6 @@ SERVICES = Source(
     policy=_POLICY,
     fetch=fetch_services,
     budget=60.0,
+    bundled=services.bundled,
 )
 __all__ = ["BASES", "MISSIONS", "SERVICES"]

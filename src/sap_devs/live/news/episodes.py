@@ -34,5 +34,11 @@ def _baseline() -> tuple[list[Episode], str]:
     return parse(data["episodes"]), data["data_as_of"]
 
 
+def bundled() -> tuple[int, str]:
+    """Items and date of the snapshot bundled with sap-devs (what is served before the first sync)."""
+    items, as_of = _baseline()
+    return len(items), as_of
+
+
 def load() -> Snapshot[Episode]:
     return from_cache_or_baseline(CACHE_NAME, TTL, parse, _baseline)

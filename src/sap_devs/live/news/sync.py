@@ -11,6 +11,7 @@ from sap_devs.core.errors import SapDevsError
 from sap_devs.core.http import Http, Policy
 from sap_devs.core.xml import parse_xml
 from sap_devs.live.news.episodes import CACHE_NAME, TTL
+from sap_devs.live.news.episodes import bundled as bundled_episodes
 from sap_devs.live.sync import FetchContext, Source
 from sap_devs.live.youtube_feed import parse_feed
 
@@ -123,4 +124,5 @@ SOURCE = Source(
     policy=Policy(allowed_hosts=HOSTS, read_timeout=10.0, max_bytes=1024 * 1024, retries=2),
     fetch=fetch,
     budget=60.0,
+    bundled=bundled_episodes,
 )

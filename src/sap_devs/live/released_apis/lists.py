@@ -435,6 +435,15 @@ def load_baseline() -> Dataset:
     return _baseline
 
 
+def bundled() -> tuple[int, str]:
+    """Objects and date of the lists bundled with sap-devs (what is served before the first sync)."""
+    data = load_baseline().data
+    dates = data.get("as_of") or {}
+    sections = data.get("sections") or {}
+    objects = sum(len(rows) for name, rows in sections.items() if name != "classifications")
+    return objects, max(dates.values()) if isinstance(dates, dict) and dates else "unknown"
+
+
 def load() -> Dataset:
     """The synced cache when it holds a usable dataset, else the bundled snapshot.
 

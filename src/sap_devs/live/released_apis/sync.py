@@ -90,4 +90,5 @@ SOURCE = Source(
     fetch=fetch,
     count=lambda data: sum(len(data["sections"][s]) for s in released_apis.TARGETS),
     budget=180.0,
+    bundled=released_apis.bundled,
 )

@@ -84,6 +84,12 @@ def _baseline() -> tuple[list[Tutorial], str]:
     return _parse(data["tutorials"]), data["data_as_of"]
 
 
+def bundled() -> tuple[int, str]:
+    """Items and date of the snapshot bundled with sap-devs (what is served before the first sync)."""
+    items, as_of = _baseline()
+    return len(items), as_of
+
+
 def load_index() -> Snapshot[Tutorial]:
     return from_cache_or_baseline(CACHE_NAME, TTL, _parse, _baseline)
 

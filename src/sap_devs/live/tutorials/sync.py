@@ -21,6 +21,7 @@ from sap_devs.core.http import FetchError, Http, Policy
 from sap_devs.live.snapshot import bundled_json
 from sap_devs.live.sync import FetchContext, Source
 from sap_devs.live.tutorials.index import CACHE_NAME, LIVE_STATUSES, TTL, unlisted_status
+from sap_devs.live.tutorials.index import bundled as bundled_tutorials
 from sap_devs.live.tutorials.markdown import parse_tutorial
 
 ORG = "sap-tutorials"
@@ -141,4 +142,5 @@ SOURCE = Source(
     fetch=fetch,
     count=lambda data: len(data["tutorials"]),
     budget=600.0,
+    bundled=bundled_tutorials,
 )

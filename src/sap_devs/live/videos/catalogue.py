@@ -48,6 +48,12 @@ def _baseline() -> tuple[list[Video], str]:
     return parse(videos), data["data_as_of"]
 
 
+def bundled() -> tuple[int, str]:
+    """Items and date of the snapshot bundled with sap-devs (what is served before the first sync)."""
+    items, as_of = _baseline()
+    return len(items), as_of
+
+
 def load() -> Snapshot[Video]:
     return from_cache_or_baseline(CACHE_NAME, TTL, parse, _baseline)
 

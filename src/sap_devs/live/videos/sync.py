@@ -8,6 +8,7 @@ from sap_devs.core.errors import SapDevsError
 from sap_devs.core.http import FetchError, Http, Policy
 from sap_devs.live.sync import FetchContext, Source
 from sap_devs.live.videos.catalogue import CACHE_NAME, TTL
+from sap_devs.live.videos.catalogue import bundled as bundled_videos
 from sap_devs.live.youtube_feed import parse_feed
 
 BASES = {"youtube": "https://www.youtube.com"}
@@ -67,4 +68,5 @@ SOURCE = Source(
     policy=Policy(allowed_hosts=frozenset({"www.youtube.com"}), read_timeout=10.0, max_bytes=1024 * 1024, retries=2),
     fetch=fetch,
     budget=120.0,
+    bundled=bundled_videos,
 )
