@@ -24,7 +24,7 @@ from sap_devs.mcp.registry import Registry
 from sap_devs.mcp.server import build_server
 from tests.conftest import bundled_layer
 from tests.http_helpers import sap_devs_http
-from tests.integrations.test_real_clients import _skip_loudly, cache_dir
+from tests.integrations.test_real_clients import _skip_loudly, cache_dir, skip_if_asked
 
 PACKAGE = "@modelcontextprotocol/conformance@0.1.16"
 # Scenarios about the protocol and transport themselves: all their checks must pass.
@@ -46,6 +46,7 @@ SESSIONS = {"server-sse-multiple-streams"}
 
 
 def conformance_bin() -> tuple[Path, Path]:
+    skip_if_asked()
     folder = cache_dir()
     bin_dir = folder / "node_modules" / ".bin"
     if not (bin_dir / "conformance").exists() or not (bin_dir / "node").exists():

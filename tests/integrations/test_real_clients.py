@@ -54,8 +54,18 @@ def _skip_loudly(reason: str) -> None:
     pytest.skip(message)
 
 
+SKIP_VARIABLE = "SAP_DEVS_SKIP_NPM_TESTS"
+
+
+def skip_if_asked() -> None:
+    """``SAP_DEVS_SKIP_NPM_TESTS=1``: the tests that need npm-installed parts skip, loudly."""
+    if os.environ.get(SKIP_VARIABLE, "") not in ("", "0"):
+        _skip_loudly(f"{SKIP_VARIABLE} is set: the npm-installed parts are neither installed nor used")
+
+
 def ensure_clients(folder: Path) -> Path:
     """The clients' bin folder; installs them with npm into ``folder`` when missing (cached after)."""
+    skip_if_asked()
     bin_dir = folder / "node_modules" / ".bin"
     if all((bin_dir / name).exists() for name in BINARIES):
         return bin_dir
