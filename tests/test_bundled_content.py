@@ -99,3 +99,9 @@ def test_profiles_name_existing_packs_and_tags_with_tips(profile: str) -> None:
     assert {p.id for p in prof.packs} <= set(KB.pack_ids)
     tags = {t for p in KB.packs for tip in p.tips for t in tip.tags}
     assert set(prof.tip_tags) & tags, "at least one preferred tag has tips"
+
+
+def test_cap_developer_profile_brings_what_cap_projects_use() -> None:
+    """A CAP developer deploys to HANA Cloud and builds Fiori front ends; ABAP is another job (issue 30)."""
+    packs = {p.id for p in KB.profiles["cap-developer"].packs}
+    assert {"cap", "btp", "hana-cloud", "fiori-ui5"} <= packs and "abap" not in packs

@@ -277,3 +277,10 @@ async def test_sync_of_the_full_sap_files_matches_the_bundled_snapshot(server, b
     out = await check(bundled_ctx, ["BAPI_PO_CREATE1"])
     assert out["results"][0]["successors"][0]["name"] == "I_PURCHASEORDERTP_2"
     assert json.loads(json.dumps(out))["data_source"].startswith("cache synced")
+
+
+async def test_onprem_is_the_private_list_as_elsewhere_in_sap_devs(bundled_ctx) -> None:
+    """The rest of sap-devs says onprem for an on-premise system; the tool takes that word too (issue 30)."""
+    onprem = await check(bundled_ctx, ["BAPI_PO_CREATE1", "MARA"], target="onprem")
+    private = await check(bundled_ctx, ["BAPI_PO_CREATE1", "MARA"], target="private")
+    assert onprem == private and "on-premise" in onprem["target"]

@@ -38,11 +38,12 @@ class Input(ToolInput):
             "DDLS (or CDS_STOB), BDEF, DTEL, DOMA, TTYP, BADI_DEF ...; omit for every type."
         ),
     )
-    target: Literal["cloud", "private", "btp"] = Field(
+    target: Literal["cloud", "private", "onprem", "btp"] = Field(
         "cloud",
         description=(
-            "Where the code runs: 'cloud' = SAP Cloud ERP (S/4HANA Cloud Public Edition), 'private' = SAP Cloud "
-            "ERP Private or on-premise (adds the classic-API clean core level), 'btp' = SAP BTP ABAP environment."
+            "Where the code runs: 'cloud' = SAP Cloud ERP (S/4HANA Cloud Public Edition), 'private' (or 'onprem') = "
+            "SAP Cloud ERP Private or on-premise (adds the classic-API clean core level), 'btp' = SAP BTP ABAP "
+            "environment."
         ),
     )
 
@@ -148,15 +149,16 @@ def _hint(results: list[ReleasedApiOut], dataset: released_apis.Dataset, target:
 
 async def handle(params: Input, ctx: ToolContext) -> Output:
     dataset = released_apis.load()
-    verdicts = released_apis.check(dataset, params.names, params.target, params.object_type)
+    target = "private" if params.target == "onprem" else params.target  # one list serves both (SAP's own naming)
+    verdicts = released_apis.check(dataset, params.names, target, params.object_type)
     results = [_out(v) for v in verdicts]
     return Output(
         count=len(results),
         total=len(results),
         results=results,
-        target=released_apis.TARGET_TITLES[params.target],
+        target=released_apis.TARGET_TITLES[target],
         data_source=dataset.describe(),
-        hint=_hint(results, dataset, params.target),
+        hint=_hint(results, dataset, target),
     )
 
 
