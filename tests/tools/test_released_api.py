@@ -142,7 +142,7 @@ async def test_a_name_of_two_object_types_gives_one_result_each(bundled_ctx) -> 
         ({"names": [f"N{i}" for i in range(51)]}, "names"),
         ({"names": ["X" * 121]}, "names"),
         ({"names": ["   "]}, "names"),
-        ({"names": ["MARA"], "target": "onprem"}, "target"),
+        ({"names": ["MARA"], "target": "mainframe"}, "target"),
         ({"names": ["MARA"], "object_type": "TA BL"}, "object_type"),
     ],
 )
