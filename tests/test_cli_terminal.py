@@ -66,3 +66,18 @@ def test_help_uses_conventional_metavars(tmp_path: Path) -> None:
 def test_tools_docs_is_hidden_from_users(tmp_path: Path) -> None:
     code, shown = run_in_terminal("tools", "--help", cwd=tmp_path, home=tmp_path)
     assert code == 0 and "describe" in shown and not re.search(r"^│\s+docs\b", shown, re.M)
+
+
+def test_http_serve_help_reads_like_the_rest_of_the_cli(tmp_path: Path) -> None:
+    from sap_devs.cli.serve import http_parser
+
+    for action in http_parser()._actions:
+        if action.option_strings and action.dest != "help":
+            assert action.help and action.help.strip(), f"{action.option_strings[0]} has no help"
+            assert action.nargs == 0 or action.metavar in ("TEXT", "INTEGER") or action.metavar.startswith("[")
+    proc = run("mcp", "serve", "--transport", "http", "--help", cwd=tmp_path, home=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    shown = " ".join(proc.stdout.split())  # argparse wraps at the terminal width
+    assert shown.startswith("usage: sap-devs mcp serve --transport http [OPTIONS]")
+    assert not re.search(r"--[a-z-]+ [A-Z]+_[A-Z_]+", shown)  # no argparse dest names (OIDC_ISSUER) as metavars
+    assert "--port INTEGER" in shown and "[env var: SAP_DEVS_HTTP_PORT or PORT]" in shown

@@ -211,7 +211,58 @@ def http_parser() -> argparse.ArgumentParser:
         default=_env_on("SAP_DEVS_HTTP_ABAP_WRITES"),
         help="With --abap: also the tools that change the system (SAP_DEVS_ADT_PACKAGES limits where).",
     )
-    return p
+    return conventional_help(p)
+
+
+# Help for the options the typer-side `mcp serve` describes, and the environment variable of each option.
+HTTP_HELP = {
+    "transport": "http for a team server (stdio, the default without this option, is for one AI client).",
+    "profile": "Profile id that orders packs (default: all).",
+    "environment": "SAP system environment tools are filtered for: onprem (default), cloud or legacy.",
+    "tools_mode": "full = list every tool; progressive = search, schemas, call and pinned tools; auto = progressive "
+    "above 40 tools.",
+    "pin": "Comma-separated tools listed directly in progressive mode.",
+}
+HTTP_ENV = {
+    "host": "SAP_DEVS_HTTP_HOST",
+    "port": "SAP_DEVS_HTTP_PORT or PORT",
+    "workers": "SAP_DEVS_HTTP_WORKERS",
+    "profile": "SAP_DEVS_PROFILE",
+    "environment": "SAP_SYSTEM_TYPE",
+    "tools_mode": "SAP_DEVS_TOOLS",
+    "pin": "SAP_DEVS_PINNED_TOOLS",
+    "api_keys": "SAP_DEVS_API_KEYS_FILE",
+    "oidc_issuer": "SAP_DEVS_OIDC_ISSUER",
+    "oidc_audience": "SAP_DEVS_OIDC_AUDIENCE",
+    "oidc_jwks_url": "SAP_DEVS_OIDC_JWKS_URL",
+    "oidc_scopes": "SAP_DEVS_OIDC_SCOPES",
+    "public_url": "SAP_DEVS_PUBLIC_URL",
+    "allowed_hosts": "SAP_DEVS_ALLOWED_HOSTS",
+    "allowed_origins": "SAP_DEVS_ALLOWED_ORIGINS",
+    "max_body": "SAP_DEVS_HTTP_MAX_BODY",
+    "sse": "SAP_DEVS_HTTP_SSE",
+    "max_concurrent": "SAP_DEVS_HTTP_MAX_CONCURRENT",
+    "abap": "SAP_DEVS_HTTP_ABAP",
+    "abap_writes": "SAP_DEVS_HTTP_ABAP_WRITES",
+}
+
+
+def conventional_help(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """The same help style as the rest of the CLI: TEXT/INTEGER metavars, every option described with its
+    environment variable, and a short usage line instead of every option repeated."""
+    parser.usage = f"{parser.prog} [OPTIONS]"
+    for action in parser._actions:  # argparse has no public iterator over its options
+        if not action.option_strings or action.dest == "help":
+            continue
+        if action.nargs != 0:
+            if action.choices:
+                action.metavar = "[" + "|".join(str(c) for c in action.choices) + "]"
+            else:
+                action.metavar = "INTEGER" if action.type is int else "TEXT"
+        text = action.help or HTTP_HELP.get(action.dest, "")
+        variable = HTTP_ENV.get(action.dest)
+        action.help = f"{text} [env var: {variable}]" if variable else text
+    return parser
 
 
 def _env_on(name: str) -> bool:
