@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from sap_devs.doctor import project as project_module
 from sap_devs.doctor.project import Cancelled, Limits, check_project
+from sap_devs.doctor.project import reader as project_module
 from sap_devs.mcp.tools.doctor import check_project as tool_module
 from tests.conftest import write_files
 from tests.tools.test_doctor_tools import cap_project
@@ -168,7 +168,7 @@ async def test_cancelling_the_tool_call_stops_the_walk(
     listed: list[str] = []
     entered, release, finished = threading.Event(), threading.Event(), threading.Event()
     outcome: list[BaseException | None] = []
-    real_scandir, real_check = os.scandir, project_module.check_project
+    real_scandir, real_check = os.scandir, check_project
 
     def slow_scandir(path: os.PathLike[str] | str) -> object:
         if not Path(path).is_relative_to(root):

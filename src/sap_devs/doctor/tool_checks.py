@@ -129,10 +129,10 @@ def project_needs(root: Path, baseline: Baseline) -> dict[str, ProjectNeed]:
 
     The tools.yaml minimums are for the current CAP Java major; a project on an older major that is
     still maintained builds with an older JDK (CAP Java 4: 17), so it is judged by its own major."""
-    from sap_devs.doctor.mistakes import cap_java_runtime
-    from sap_devs.doctor.project import _Reader
+    from sap_devs.doctor.project.cap_java import cap_java_runtime
+    from sap_devs.doctor.project.reader import Reader
 
-    runtime = cap_java_runtime(root, _Reader(root))
+    runtime = cap_java_runtime(root, Reader(root))
     have = parse_version(runtime) if runtime else None
     if have is None:
         return {}
