@@ -23,10 +23,11 @@ def test_a_healthy_project_exits_0_and_shows_its_warnings_by_severity() -> None:
     code, out = run(str(CORPUS / "fiori-tools-cap-hybrid"), "--no-tools")
     assert code == 0, out
     assert "CAP (Node.js), MTA, App router, SAPUI5 / Fiori" in out
-    assert out.index("warning (2)") < out.index("info (2)")
+    assert out.index("warning (2)") < out.index("info (3)")
     assert "@sap/cds 6 is out of maintenance" in out and "package.json:" in out
     assert "localrouter/package.json:4" in out and "@sap/approuter '^14.0.0'" in out
-    assert "0 error(s), 2 warning(s), 2 info(s)" in out
+    assert "pins @ui5/cli '^3.0.0'; the current UI5 CLI is 4" in out  # one major behind: info
+    assert "0 error(s), 2 warning(s), 3 info(s)" in out
 
 
 def test_errors_exit_1_and_json_names_file_line_and_fix(tmp_path: Path) -> None:
@@ -43,14 +44,58 @@ def test_errors_exit_1_and_json_names_file_line_and_fix(tmp_path: Path) -> None:
     assert data["summary"]["error"] == 1 and isinstance(data["seconds"], float)
 
 
-def test_a_missing_folder_is_a_clear_error(tmp_path: Path) -> None:
+def test_a_missing_folder_is_one_clear_sentence(tmp_path: Path) -> None:
     code, out = run(str(tmp_path / "nope"), "--no-tools")
-    assert code == 2 and "does not exist" in out
+    assert code == 2 and out.count("does not exist") == 1 and out.count("Pass the project root folder") == 0
+    assert len(out.strip().splitlines()) == 1
 
 
-def test_empty_folder(tmp_path: Path) -> None:
-    code, out = run(str(tmp_path), "--no-tools")
-    assert code == 0 and "no SAP project markers found" in out and "No findings" in out
+def test_an_empty_folder_is_not_an_sap_project_and_says_what_was_looked_for(tmp_path: Path) -> None:
+    code, out = run(str(tmp_path), "--tools", "none")
+    assert code == 0 and "is not an SAP project" in out and "No findings" not in out
+    for marker in ("package.json with @sap/cds", "mta.yaml", "ui5.yaml", ".abapgit.xml", "xs-app.json"):
+        assert marker in out
+
+
+FAKE_TOOLS = [
+    {"id": tool, "name": tool, "status": "missing", "required": ">=1", "install": f"install {tool}"}
+    for tool in ("git", "node", "npm", "cds-dk", "java", "maven", "helm", "kubectl", "hana-cli", "yeoman", "mbt")
+]
+
+
+def test_tool_checks_fit_the_detected_project(tmp_path: Path, monkeypatch) -> None:
+    root = tmp_path / "bookshop"
+    root.mkdir()
+    (root / "package.json").write_text('{"dependencies": {"@sap/cds": "^10", "@cap-js/sqlite": "^3"}}')
+    monkeypatch.setattr(check_cmd, "_tools", lambda ctx: [dict(t) for t in FAKE_TOOLS])
+    _, shown = run(str(root), "--json")
+    assert {t["id"] for t in json.loads(shown)["tools"]} == {"git", "node", "npm", "cds-dk"}  # CAP Node.js
+    _, everything = run(str(root), "--json", "--tools", "all")
+    assert {t["id"] for t in json.loads(everything)["tools"]} == {t["id"] for t in FAKE_TOOLS}
+    _, none = run(str(root), "--json", "--tools", "none")
+    assert json.loads(none)["tools"] == []
+    code, bad = run(str(root), "--tools", "some")
+    assert code == 2 and "--tools takes project, all, none" in bad
+
+
+def test_fix_commands_are_never_cut_at_80_columns(tmp_path: Path, monkeypatch) -> None:
+    root = tmp_path / "bookshop"
+    root.mkdir()
+    (root / "package.json").write_text('{"dependencies": {"@sap/cds": "^10"}}')
+    command = "git clone https://github.com/SAP-samples/hana-developer-cli-tool-example && cd x && npm link"
+    monkeypatch.setattr(check_cmd, "_tools", lambda ctx: [{**FAKE_TOOLS[0], "install": command}])
+    result = CliRunner().invoke(app, ["check", str(root)], env={"COLUMNS": "80"})
+    assert "…" not in result.output
+    assert command in " ".join(line.strip() for line in result.output.splitlines())  # wrapped, whole
+
+
+def test_detection_shows_the_production_authentication(tmp_path: Path) -> None:
+    root = tmp_path / "bookshop"
+    root.mkdir()
+    cds = {"requires": {"auth": {"[development]": {"kind": "mocked"}, "[production]": {"kind": "xsuaa"}}}}
+    (root / "package.json").write_text(json.dumps({"dependencies": {"@sap/cds": "^10"}, "cds": cds}))
+    _, out = run(str(root), "--json", "--tools", "none")
+    assert json.loads(out)["detection"]["auth"] == "xsuaa"
 
 
 def test_tool_statuses_become_rows_of_a_severity() -> None:

@@ -81,3 +81,13 @@ def test_http_serve_help_reads_like_the_rest_of_the_cli(tmp_path: Path) -> None:
     assert shown.startswith("usage: sap-devs mcp serve --transport http [OPTIONS]")
     assert not re.search(r"--[a-z-]+ [A-Z]+_[A-Z_]+", shown)  # no argparse dest names (OIDC_ISSUER) as metavars
     assert "--port INTEGER" in shown and "[env var: SAP_DEVS_HTTP_PORT or PORT]" in shown
+
+
+def test_check_on_a_terminal_wraps_fixes_instead_of_cutting_them(tmp_path: Path) -> None:
+    project = Path(__file__).parent / "fixtures" / "projects" / "fiori-tools-cap-hybrid"
+    code, shown = run_in_terminal("check", str(project), "--tools", "none", cwd=tmp_path, home=tmp_path, columns=80)
+    assert code == 0, shown
+    assert "…" not in shown
+    joined = " ".join(line.strip() for line in shown.splitlines())
+    assert "Upgrade @sap/cds and @sap/cds-dk to 10 (read the CAP release notes for each major in between)." in joined
+    assert all(len(line) <= 80 for line in shown.splitlines())

@@ -440,3 +440,42 @@ def test_hostile_values_in_the_new_rules_stay_cheap(tmp_path: Path, baseline: Ba
     messages = [f.message for f in report.findings]
     assert any("has no 'welcomeFile'" in m for m in messages), "a broken source pattern routes nothing"
     assert len([m for m in messages if "without login" in m]) == 1, "the same route is one finding"
+
+
+def test_a_route_to_a_target_that_does_not_exist_is_an_error(tmp_path: Path, baseline: Baseline) -> None:
+    def mutate(root: Path) -> None:
+        edit_json(
+            root / "webapp" / "manifest.json",
+            lambda m: m["sap.ui5"]["routing"]["routes"][1].update(target="TravelObjectPg"),
+        )
+
+    found = seeded("fiori-tools-v4-travel", tmp_path, baseline, "which is not defined under", mutate)
+    assert found.severity == "error" and found.file == "webapp/manifest.json" and found.line
+    assert "'TravelObjectPg'" in found.message and "TravelObjectPage" in (found.fix or "")
+
+
+def test_a_sapui5_only_library_in_an_openui5_app_is_an_error(tmp_path: Path, baseline: Baseline) -> None:
+    def mutate(root: Path) -> None:
+        edit_json(
+            root / "webapp" / "manifest.json",
+            lambda m: m["sap.ui5"]["dependencies"]["libs"].update({"sap.fe.templates": {}}),
+        )
+
+    found = seeded("ui5-typescript-helloworld", tmp_path, baseline, "which only SAPUI5 has", mutate)
+    assert found.severity == "error" and found.file == "ui5.yaml" and found.line == 6
+    assert "'sap.fe.templates'" in found.message and "SAPUI5" in (found.fix or "")
+
+
+def test_credentials_in_cds_requires_are_an_error_but_mocked_users_are_not(tmp_path: Path, baseline: Baseline) -> None:
+    def mutate(root: Path) -> None:
+        def change(pkg: dict[str, Any]) -> None:
+            requires = pkg["cds"]["requires"]
+            requires["API_BUSINESS_PARTNER"] = {"kind": "odata-v2", "credentials": {"password": "Welcome1!"}}
+            requires["auth"] = {"kind": "mocked", "users": {"alice": {"password": "alice"}}}
+
+        edit_json(root / "package.json", change)
+
+    found = seeded("cap-sflight", tmp_path, baseline, "holds a literal credential", mutate)
+    assert found.severity == "error" and found.file == "package.json" and found.line
+    assert "cds.requires.API_BUSINESS_PARTNER.credentials.password" in found.message
+    assert "cds bind" in (found.fix or "")

@@ -34,7 +34,7 @@ INVALID_ARGS: dict[str, tuple[dict[str, Any], str]] = {
     "get_known_errors": ({"query": 42}, "'query': Input should be a valid string"),
     "get_samples": ({"limit": "many"}, "'limit': Input should be a valid integer"),
     "check_tools": ({"limit": 1000}, "'limit': Input should be less than or equal to 100"),
-    "check_project": ({"path": "relative/path"}, "path must be absolute, got 'relative/path'"),
+    "check_project": ({"path": "relative/path"}, "relative/path does not exist"),
     "search_events": ({"scope": "galactic"}, "'scope': Input should be 'local', 'regional', 'global' or 'virtual'"),
     "search_tutorials": ({"query": "cap", "level": "expert"}, "'level': Input should be 'beginner'"),
     "get_recent_news": ({"limit": 51}, "'limit': Input should be less than or equal to 50"),

@@ -11,7 +11,7 @@ import pytest
 
 from sap_devs.doctor import tool_checks
 from sap_devs.doctor.versions import parse_version, satisfies
-from tests.conftest import ctx_for, write_files
+from tests.conftest import bundled_layer, ctx_for, write_files
 from tests.tools.test_knowledge_tools import call, ok
 
 pytestmark = pytest.mark.anyio
@@ -134,9 +134,17 @@ def cap_project(root: Path, **overrides: object) -> Path:
     return root
 
 
-async def test_check_project_requires_absolute_existing_folder(bundled_ctx, tmp_path) -> None:
-    rel = await call("check_project", {"path": "some/relative"}, bundled_ctx)
-    assert rel.is_error and "must be absolute" in rel.text
+async def test_check_project_takes_relative_paths_from_its_folder_and_requires_an_existing_one(
+    bundled_ctx, tmp_path
+) -> None:
+    project = cap_project(tmp_path / "work" / "bookshop")
+    ctx = ctx_for(bundled_layer().root, cwd=tmp_path / "work")
+    rel = await call("check_project", {"path": "bookshop"}, ctx)  # as `sap-devs check bookshop` would
+    assert not rel.is_error and rel.structured["path"] == str(project.resolve())
+    here = await call("check_project", {"path": "."}, ctx_for(bundled_layer().root, cwd=project))
+    assert not here.is_error and "CAP (Node.js)" in here.structured["detection"]["types"]
+    rel_missing = await call("check_project", {"path": "some/relative"}, ctx)
+    assert rel_missing.is_error and "does not exist" in rel_missing.text
     missing = await call("check_project", {"path": str(tmp_path / "nope")}, bundled_ctx)
     assert missing.is_error and "does not exist" in missing.text
     (tmp_path / "file.txt").write_text("x")

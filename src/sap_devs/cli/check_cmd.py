@@ -112,16 +112,46 @@ def _rows(project: dict[str, Any], tools: list[dict[str, Any]]) -> list[dict[str
     return rows
 
 
+TOOL_CHOICES = ("project", "all", "none")
+# What detection looks for, for the answer to a folder that holds none of it.
+MARKERS = (
+    "package.json with @sap/cds, .cdsrc.json or a pom.xml with com.sap.cds (CAP), mta.yaml (MTA), xs-app.json "
+    "(app router), webapp/manifest.json or ui5.yaml (UI5), .abapgit.xml (abapGit), chart/Chart.yaml (Helm)"
+)
+
+
+def _relevant(project: dict[str, Any], results: list[dict[str, Any]], which: str) -> list[dict[str, Any]]:
+    if which == "all":
+        return results
+    from sap_devs.doctor.project.model import Detection
+    from sap_devs.doctor.tool_relevance import needed_tools
+
+    needed = needed_tools(Detection(**project["detection"]))
+    return [r for r in results if r.get("id") in needed]
+
+
 def check(
     path: Path = typer.Argument(Path("."), help="Project folder (default: the current folder)."),
     json_output: bool = typer.Option(False, "--json", help="Print the result as JSON."),
-    tools: bool = typer.Option(True, "--tools/--no-tools", help="Also check the installed developer tools."),
+    tools: str = typer.Option(
+        "project",
+        "--tools",
+        help="Developer tool checks: project = the tools this kind of project needs, all = every tool the packs "
+        "know, none = skip them.",
+    ),
+    no_tools: bool = typer.Option(False, "--no-tools", hidden=True, help="Same as --tools none."),
     profile: str | None = PROFILE_OPTION,
 ) -> None:
-    """Check an SAP project folder (and the developer tools): findings by severity; exit 1 on errors."""
+    """Check an SAP project folder (and the developer tools it needs): findings by severity; exit 1 on errors."""
     setup_logging()
-    project, ctx = _project(path.expanduser().absolute(), profile)
-    tool_results = _for_project(project, ctx, _tools(ctx)) if tools else []
+    if tools not in TOOL_CHOICES:
+        raise fail(f"--tools takes {', '.join(TOOL_CHOICES)}, not {tools!r}.")
+    folder = path.expanduser().absolute()
+    if not folder.exists():
+        raise fail(f"{folder} does not exist: pass the folder of an SAP project (default: the current folder).")
+    project, ctx = _project(folder, profile)
+    which = "none" if no_tools else tools
+    tool_results = [] if which == "none" else _relevant(project, _for_project(project, ctx, _tools(ctx)), which)
     rows = _rows(project, tool_results)
     counts = {s: sum(1 for r in rows if r["severity"] == s) for s in _ORDER}
     errors = sum(1 for f in project["findings"] if f["severity"] == "error")
@@ -135,24 +165,51 @@ def check(
 
 def _print(project: dict[str, Any], rows: list[dict[str, Any]], counts: dict[str, int]) -> None:
     from rich.console import Console
+    from rich.markup import escape
+    from rich.padding import Padding
     from rich.table import Table
+    from rich.text import Text
 
-    console = Console(soft_wrap=not sys.stdout.isatty())
-    kinds = ", ".join(project["detection"]["types"]) or "no SAP project markers found"
-    console.print(f"[bold]{project['path']}[/bold]: {kinds} (checked in {project['seconds'] * 1000:.0f} ms)")
+    console = Console(soft_wrap=not sys.stdout.isatty(), highlight=False)
+    det = project["detection"]
+    if not det["types"]:
+        console.print(f"[bold]{escape(project['path'])}[/bold] is not an SAP project: found none of {MARKERS}.")
+    else:
+        facts = [f"{k} {det[k]}" for k in ("cap_runtime", "database", "auth") if det.get(k)]
+        extra = f"; {', '.join(facts)}" if facts else ""
+        console.print(
+            f"[bold]{escape(project['path'])}[/bold]: {', '.join(det['types'])}{extra} "
+            f"(checked in {project['seconds'] * 1000:.0f} ms)"
+        )
+    number = 0
     for severity in _ORDER:
         group = [r for r in rows if r["severity"] == severity]
         if not group:
             continue
         table = Table(title=f"{severity} ({len(group)})", title_style=_STYLE[severity], show_lines=True)
-        table.add_column("area")
+        table.add_column("#", justify="right")
+        table.add_column("area", overflow="fold")
         table.add_column("where", overflow="fold")
-        table.add_column("finding", ratio=3)
-        table.add_column("fix", ratio=2)
+        table.add_column("finding", ratio=1, overflow="fold")
+        fixes: list[tuple[int, str]] = []
         for row in group:
-            table.add_row(row["area"], row["where"], row["message"], row["fix"] or "")
+            number += 1
+            table.add_row(str(number), row["area"], row["where"], row["message"])
+            if row["fix"]:
+                fixes.append((number, row["fix"]))
         console.print(table)
+        # fixes are commands and URLs to copy: printed whole under the table, never cut to a column
+        for n, fix in fixes:
+            line = Text.assemble((f"fix {n}: ", "bold"), fix)
+            # on a terminal wrapped and indented under the table; piped, one whole line to copy
+            if sys.stdout.isatty():
+                console.print(Padding(line, (0, 0, 0, 2)), overflow="fold")
+            else:
+                console.print(Text("  ") + line, crop=False)
     for note in project["notes"]:
         console.print(f"[yellow]incomplete check:[/yellow] {note}")
     summary = ", ".join(f"{counts[s]} {s}(s)" for s in _ORDER)
-    console.print("No findings: the project looks healthy." if not rows else summary)
+    if rows:
+        console.print(summary)
+    elif det["types"]:
+        console.print("No findings: the project looks healthy.")

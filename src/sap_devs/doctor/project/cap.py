@@ -110,8 +110,6 @@ def _cds_version_findings(have_text: str, current: str) -> list[Finding]:
 
 
 _UNSAFE_AUTH = {"mocked": "error", "dummy": "error", "basic": "warning"}
-
-
 _UNSAFE_AUTH |= {f"{kind}-auth": severity for kind, severity in _UNSAFE_AUTH.items()}  # the older names
 
 
@@ -153,6 +151,17 @@ def _plain_entry(config: dict[str, Any], service: str) -> Any:
         plain = {k: v for k, v in entry.items() if not k.startswith("[")}
         return plain or None
     return entry
+
+
+def production_auth(root: Path, reader: Reader, pkg: dict[str, Any] | None) -> str | None:
+    """The authentication kind the deployed app uses: cds.requires.auth of the [production] profile,
+    else the one for every profile (package.json first, then .cdsrc.json, as cds.env merges them)."""
+    for _file, config in cds_configs(root, reader, pkg):
+        auth, explicit = _profile_entry(config, "auth", "production")
+        kind = _kind(auth if explicit else _plain_entry(config, "auth"))
+        if kind:
+            return kind[:40]
+    return None
 
 
 def cds_configs(root: Path, reader: Reader, pkg: dict[str, Any] | None) -> list[tuple[str, dict[str, Any]]]:

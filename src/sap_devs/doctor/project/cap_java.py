@@ -11,8 +11,6 @@ from sap_devs.doctor.project.reader import Reader, line_of
 from sap_devs.doctor.versions import parse_version, satisfies
 
 _POM_PROPERTY = re.compile(r"<([\w.-]+)>\s*([^<>${}\s]+)\s*</\1>")
-
-
 _POM_ARTIFACT = (
     r"<artifactId>\s*{}\s*</artifactId>\s*(?:<[^>]+>[^<]*</[^>]+>\s*){{0,3}}?<version>\s*([^<\s]+)\s*</version>"
 )
@@ -72,17 +70,9 @@ def cap_java_findings(root: Path, reader: Reader) -> list[Finding]:
 
 
 _PROPERTY = re.compile(r"<([\w.-]{1,100})>\s*([^<>\s]{1,100})\s*</\1>")
-
-
 _RELEASE = re.compile(r"<release>\s*([^<\s]{1,100})\s*</release>")
-
-
 _JAVA_PROPERTIES = ("maven.compiler.release", "java.version", "jdk.version", "maven.compiler.target")
-
-
 _ENFORCED_MAVEN = re.compile(r"<requireMavenVersion>\s*<version>\s*([^<\s]{1,100})\s*</version>", re.S)
-
-
 _WRAPPER_MAVEN = re.compile(r"apache-maven-(\d+\.\d+\.\d+)-bin")
 
 

@@ -36,6 +36,7 @@ def check_project(
         *(cap.production_findings(root, reader, det, pkg) if cap_node else []),
         *(cap.dependency_findings(root, reader, pkg, baseline) if cap_node else []),
         *secrets.secret_findings(root, reader),
+        *(secrets.cds_credential_findings(root, reader, pkg) if cap_node else []),
         *secrets.service_key_findings(root, reader),
         *(cap_java.cap_java_findings(root, reader) if det.cap_runtime == "java" else []),
         *(cap_java.cap_java_toolchain_findings(root, reader, baseline) if det.cap_runtime == "java" else []),
@@ -48,10 +49,12 @@ def check_project(
             det.cap_runtime = "nodejs"
     findings += [
         *(mta.all_mta_findings(root, reader, pkg) if "MTA" in det.types else []),
-        *(xsuaa.xsuaa_findings(root, reader, det) if det.auth == "xsuaa" else []),
+        *(xsuaa.xsuaa_findings(root, reader, det) if reader.is_file(root / "xs-security.json") else []),
         *(approuter.approuter_findings(root, reader, det) if "App router" in det.types else []),
         *ui5.app_findings(root, reader, det, baseline),
         *ui5.source_findings(root, reader, det),
+        *ui5.routing_findings(root, reader, det),
+        *ui5.framework_findings(root, reader, det, baseline),
         *abap.abapgit_findings(root, reader, det),
         *abap.abaplint_findings(root, reader, det),
         *(approuter.welcome_file_findings(root, reader) if "App router" in det.types else []),

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from sap_devs.doctor.project.cap import production_auth
 from sap_devs.doctor.project.model import Detection
 from sap_devs.doctor.project.mta import mta_folders
 from sap_devs.doctor.project.reader import Reader, clean_range, dependencies_of
@@ -46,7 +47,8 @@ def detect(root: Path, reader: Reader | None = None) -> tuple[Detection, dict[st
     if mta_folders(root, reader):
         det.types.append("MTA")
         det.deployment.append("mta-cf")
-    if reader.is_file(root / "xs-security.json"):
+    det.auth = production_auth(root, reader, pkg) if det.cap_runtime == "nodejs" else None
+    if det.auth is None and reader.is_file(root / "xs-security.json"):
         det.auth = "xsuaa"
     deps, _dev = dependencies_of(pkg) if pkg else ({}, {})
     if reader.is_file(root / "xs-app.json") or "@sap/approuter" in deps or reader.find("xs-app.json", root, 2):

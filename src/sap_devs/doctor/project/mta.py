@@ -25,8 +25,6 @@ def _mta_commands(data: dict[str, Any]) -> list[str]:
 
 
 _NPM_RUN = re.compile(r"\b(?:npm\s+run(?:-script)?|yarn(?:\s+run)?|pnpm(?:\s+run)?)\s+([\w:.-]{1,100})")
-
-
 _MAX_COMMANDS = 100
 
 
@@ -69,11 +67,7 @@ def _made_by_build(mod_path: str, commands: list[str], target: str) -> bool:
 
 
 _MTA_DEPTH = 3  # a monorepo's projects sit one or two folders down; deeper ones are test data or samples
-
-
 _MAX_MTAS = 20
-
-
 _NOT_PROJECTS = frozenset({"test", "tests", "__tests__", "fixtures", "node_modules", "gen", "dist"})
 
 
@@ -174,8 +168,6 @@ def module_path_findings(root: Path, reader: Reader, pkg: dict[str, Any] | None)
 
 
 _HDI_TYPES = ("com.sap.xs.hdi-container",)
-
-
 _DB_MODULE_TYPES = ("hdb", "com.sap.xs.hdi")
 
 

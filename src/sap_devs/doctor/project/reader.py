@@ -24,20 +24,10 @@ from typing import Any
 from sap_devs.doctor.project.model import Cancelled, Finding, Limits, Severity, shorten_path
 
 _SKIP_DIRS = frozenset({"node_modules", ".git", "gen", "dist", "target", "mta_archives", ".venv"})
-
-
 _MARKERS = frozenset({"xs-app.json", "Chart.yaml", "values.yaml", "manifest.json", ".abapgit.xml", "package.json"})
-
-
 _MARKERS |= {"mta.yaml", ".mta.yaml"}
-
-
 _MAX_ENTRIES = 20_000  # per folder; a real project folder has a few hundred
-
-
 _SCAN_DEPTH = 4  # manifest.json of app/<name>/webapp is 3 folders down; one more for monorepos
-
-
 _MAX_NOTES = 8  # they end up in one hint line
 
 

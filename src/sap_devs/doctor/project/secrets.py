@@ -4,16 +4,14 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
-from sap_devs.doctor.project.model import Finding
+from sap_devs.doctor.project.cap import cds_configs
+from sap_devs.doctor.project.model import Finding, shorten_path
 from sap_devs.doctor.project.reader import Reader, ignored_by_git, line_of, tracked_by_git
 
 _SECRET_KEY = re.compile(r"(PASSWORD|PASSWD|SECRET|TOKEN|API_?KEY|CLIENTSECRET|PRIVATE_?KEY|CREDENTIALS)", re.I)
-
-
 PLACEHOLDER = re.compile(r"^(<.*>|\$\{.*\}|\$\w+|x+|\*+|changeme|change-me|todo|your[-_ ].*|\.\.\.|)$", re.I)
-
-
 _JSON_SECRETS = ("clientsecret", "password", "certificate", "key", "secret", "token", "uaa")
 
 
@@ -64,14 +62,8 @@ def secret_findings(root: Path, reader: Reader) -> list[Finding]:
 
 
 _KEY_FILE = re.compile(r"\.json$", re.I)
-
-
 _CLIENT_SECRET = re.compile(r'"clientsecret"\s*:\s*"([^"]{8,})"', re.I)
-
-
 _SKIP_JSON = frozenset({"package.json", "package-lock.json", "tsconfig.json", "manifest.json", "xs-app.json"})
-
-
 _SKIP_JSON |= {"xs-security.json", "default-env.json", ".cdsrc-private.json", ".cdsrc.json"}
 
 
@@ -127,3 +119,60 @@ def service_key_findings(root: Path, reader: Reader) -> list[Finding]:
                 )
             )
     return out
+
+
+_CREDENTIAL_FIELD = re.compile(
+    r"^(password|passwd|clientsecret|client_secret|secret|token|apikey|api_key|key|certificate)$", re.I
+)
+_MAX_SERVICES = 200  # cds.requires entries looked at; a real project has a few dozen
+
+
+def _plain_credentials(entry: Any, trail: str, depth: int = 0) -> list[tuple[str, str]]:
+    """(path, field) of every credential field with a literal value below a cds.requires entry."""
+    if depth > 4 or not isinstance(entry, dict):
+        return []
+    found = []
+    for key, value in list(entry.items())[:_MAX_SERVICES]:
+        if not isinstance(key, str) or (key == "users" and trail.endswith(".auth")):
+            continue  # mocked users' passwords (alice, bob ...) are test logins by design
+        here = f"{trail}.{key}"
+        if isinstance(value, dict):
+            found += _plain_credentials(value, here, depth + 1)
+        elif _CREDENTIAL_FIELD.match(key) and isinstance(value, str) and not PLACEHOLDER.match(value.strip()):
+            found.append((here, key))
+    return found
+
+
+def cds_credential_findings(root: Path, reader: Reader, pkg: dict[str, Any] | None) -> list[Finding]:
+    """Passwords and client secrets written into cds.requires in package.json or .cdsrc.json: both files
+    are committed, so the credential is in git (the CAP pack's first rule)."""
+    out = []
+    for file, config in cds_configs(root, reader, pkg):
+        requires = config.get("requires")
+        found: list[tuple[str, str]] = []
+        for block, trail in ((requires, "cds.requires"), *_profiled_requires(config)):
+            found += _plain_credentials(block, trail)
+        text = reader.text(root / file)
+        for path, key in found[:20]:
+            local = any(f"[{p}]" in path for p in ("development", "test"))  # a local database, usually
+            out.append(
+                Finding(
+                    "security",
+                    "warning" if local else "error",
+                    f"{file}: {shorten_path(path, 100)} holds a literal credential, and {file} is committed to git.",
+                    fix="Remove the value and rotate it; let CAP read credentials from the service binding "
+                    "(cds bind, VCAP_SERVICES) or from .cdsrc-private.json, which stays out of git.",
+                    file=file,
+                    line=line_of(text, f'"{key}"'),
+                )
+            )
+    return out
+
+
+def _profiled_requires(config: dict[str, Any]) -> list[tuple[Any, str]]:
+    """cds.requires under a profile block ('[production]': {requires: ...})."""
+    return [
+        (block.get("requires"), f"cds.{name}.requires")
+        for name, block in list(config.items())[:_MAX_SERVICES]
+        if isinstance(name, str) and name.startswith("[") and isinstance(block, dict)
+    ]

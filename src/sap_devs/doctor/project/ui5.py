@@ -9,7 +9,7 @@ from typing import Any
 from sap_devs.doctor.baseline import Baseline
 from sap_devs.doctor.project.detect import is_cap_root
 from sap_devs.doctor.project.model import Detection, Finding, shorten_path
-from sap_devs.doctor.project.reader import Reader, dependencies_of, line_of, quoted
+from sap_devs.doctor.project.reader import Reader, as_list, clean_range, dependencies_of, line_of, quoted
 from sap_devs.doctor.versions import parse_version
 
 
@@ -147,8 +147,6 @@ def _deprecated(lib: str) -> tuple[bool, str | None]:
 
 
 _UI5_TYPES = ("@types/openui5", "@sapui5/types", "@openui5/types", "@sapui5/ts-types", "@openui5/ts-types")
-
-
 _UI5_TYPES += ("@sapui5/ts-types-esm", "@openui5/ts-types-esm")
 
 
@@ -206,8 +204,6 @@ def source_findings(root: Path, reader: Reader, det: Detection) -> list[Finding]
 
 
 _UI5_IMPORT = re.compile(r"""(from\s*|import\s*\(\s*|require\s*\(\s*)["']sap/""")
-
-
 _MAX_SOURCES = 50
 
 
@@ -239,8 +235,6 @@ def _imports_ui5(app_root: Path, reader: Reader) -> bool:
 
 
 _EXTEND = re.compile(r"""\.extend\(\s*["']([\w.$-]{1,200})\.Component["']""")
-
-
 _TS_NAMESPACE = re.compile(r"@namespace\s+([\w.$-]{1,200})")
 
 
@@ -292,4 +286,116 @@ def namespace_findings(root: Path, reader: Reader, det: Detection) -> list[Findi
                 )
             )
             break
+    return out
+
+
+# Libraries only SAPUI5 ships (OpenUI5, the open-source subset, has none of them).
+_SAPUI5_ONLY = ("sap.fe.", "sap.ui.comp", "sap.ui.generic.", "sap.suite.", "sap.ushell", "sap.viz", "sap.gantt")
+_SAPUI5_ONLY_EXACT = frozenset({"sap.fe", "sap.suite", "sap.ui.generic"})
+_MAX_ROUTES = 500
+
+
+def _sapui5_only(lib: str) -> bool:
+    return lib in _SAPUI5_ONLY_EXACT or lib.startswith(_SAPUI5_ONLY)
+
+
+def _framework(data: Any) -> str | None:
+    framework = data.get("framework") if isinstance(data, dict) else None
+    name = framework.get("name") if isinstance(framework, dict) else None
+    return name if isinstance(name, str) else None
+
+
+def _route_targets(route: Any) -> list[str]:
+    target = route.get("target") if isinstance(route, dict) else None
+    if isinstance(target, str):
+        return [target]
+    if isinstance(target, list):
+        return [t for t in target if isinstance(t, str)]
+    if isinstance(target, dict) and isinstance(target.get("name"), str):
+        return [target["name"]]
+    return []
+
+
+def routing_findings(root: Path, reader: Reader, det: Detection) -> list[Finding]:
+    """Routes whose target is not defined under sap.ui5/routing/targets: navigating there fails at runtime."""
+    out: list[Finding] = []
+    for app in det.ui5_apps:
+        manifest_path = root / app / "webapp" / "manifest.json"
+        manifest = reader.json(manifest_path) if reader.is_file(manifest_path) else None
+        sap_ui5 = manifest.get("sap.ui5") if isinstance(manifest, dict) else None
+        routing = sap_ui5.get("routing") if isinstance(sap_ui5, dict) else None
+        if not isinstance(routing, dict):
+            continue
+        targets = routing.get("targets") if isinstance(routing.get("targets"), dict) else {}
+        routes = routing.get("routes")
+        routes = list(routes.values()) if isinstance(routes, dict) else as_list(routes)
+        text = reader.text(manifest_path)
+        for route in routes[:_MAX_ROUTES]:
+            for target in _route_targets(route):
+                if target in targets:
+                    continue
+                name = route.get("name") if isinstance(route, dict) else None
+                out.append(
+                    Finding(
+                        "ui5",
+                        "error",
+                        f"{reader.show(manifest_path)}: route {quoted(name)} targets {quoted(target)}, which is not "
+                        "defined under sap.ui5/routing/targets: navigating to it fails.",
+                        fix=f"Add a target named {quoted(target)} under routing/targets, or point the route at one "
+                        f"of: {', '.join(sorted(targets)[:8]) or 'no targets are defined'}.",
+                        file=reader.rel(manifest_path),
+                        line=line_of(text, '"target"', f'"{target}"') or line_of(text, f'"{target}"'),
+                    )
+                )
+    return out
+
+
+def framework_findings(root: Path, reader: Reader, det: Detection, baseline: Baseline | None = None) -> list[Finding]:
+    """SAPUI5-only libraries in an app that ui5.yaml builds with OpenUI5, and an old @ui5/cli major."""
+    out: list[Finding] = []
+    cli = parse_version(baseline.ui5_cli) if baseline and baseline.ui5_cli else None
+    for app in det.ui5_apps:
+        app_root = root / app
+        ui5_yaml = app_root / "ui5.yaml"
+        manifest_path = app_root / "webapp" / "manifest.json"
+        data = reader.yaml(ui5_yaml) if reader.is_file(ui5_yaml) else None
+        manifest = reader.json(manifest_path) if reader.is_file(manifest_path) else None
+        if _framework(data) == "OpenUI5" and isinstance(manifest, dict):
+            sap_ui5 = manifest.get("sap.ui5") if isinstance(manifest.get("sap.ui5"), dict) else {}
+            deps = sap_ui5.get("dependencies") if isinstance(sap_ui5.get("dependencies"), dict) else {}
+            libs = deps.get("libs") if isinstance(deps.get("libs"), dict) else {}
+            sapui5 = [lib for lib in list(libs)[:200] if isinstance(lib, str) and _sapui5_only(lib)]
+            if sapui5:
+                out.append(
+                    Finding(
+                        "ui5",
+                        "error",
+                        f"{reader.show(manifest_path)} loads {', '.join(quoted(lib) for lib in sapui5[:4])}, which only "
+                        f"SAPUI5 has, but {reader.show(ui5_yaml)} builds the app with OpenUI5: ui5 serve and ui5 "
+                        "build cannot find the library.",
+                        fix="Set framework/name to SAPUI5 in ui5.yaml (with a SAPUI5 version), or remove the "
+                        "SAPUI5-only libraries.",
+                        file=reader.rel(ui5_yaml),
+                        line=line_of(reader.text(ui5_yaml), "name:", "OpenUI5"),
+                    )
+                )
+        pkg_path = app_root / "package.json"
+        pkg = reader.json(pkg_path) if reader.is_file(pkg_path) else None
+        if pkg is None or cli is None:
+            continue
+        deps_, dev = dependencies_of(pkg)
+        spec = dev.get("@ui5/cli") or deps_.get("@ui5/cli")
+        have = parse_version(clean_range(spec)[:40]) if isinstance(spec, str) else None
+        if have and have[0] < cli[0]:
+            out.append(
+                Finding(
+                    "ui5",
+                    "warning" if have[0] < cli[0] - 1 else "info",
+                    f"{reader.show(pkg_path)} pins @ui5/cli {quoted(spec)}; the current UI5 CLI is {cli[0]} "
+                    f"({baseline.ui5_cli if baseline else ''}), and older majors get no fixes.",
+                    fix=f"npm add -D @ui5/cli@^{cli[0]} (read the UI5 CLI migration guide for each major in between).",
+                    file=reader.rel(pkg_path),
+                    line=line_of(reader.text(pkg_path), '"@ui5/cli"'),
+                )
+            )
     return out

@@ -26,7 +26,8 @@ class Input(ToolInput):
         min_length=1,
         max_length=MAX_PATH,
         description=(
-            "Absolute path of the project root folder. Omit to check the folder the MCP server was started in."
+            "Path of the project root folder (a relative one is taken from the folder the MCP server was started "
+            "in). Omit to check that folder."
         ),
     )
 
@@ -73,10 +74,7 @@ def _resolve(path: str | None, ctx: ToolContext) -> Path:
     except RuntimeError:  # ~user of an unknown user
         candidate = Path(path)
     if not candidate.is_absolute():
-        raise ToolError(
-            f"path must be absolute, got {shown!r}.",
-            hint="Pass the full path of the project root, or omit path to use the server's working folder.",
-        )
+        candidate = ctx.cwd / candidate  # as `sap-devs check .` does: from the folder sap-devs runs in
     try:
         is_dir = candidate.is_dir()
         exists = is_dir or candidate.exists()
