@@ -479,3 +479,40 @@ def test_credentials_in_cds_requires_are_an_error_but_mocked_users_are_not(tmp_p
     assert found.severity == "error" and found.file == "package.json" and found.line
     assert "cds.requires.API_BUSINESS_PARTNER.credentials.password" in found.message
     assert "cds bind" in (found.fix or "")
+
+
+def test_ui5_yaml_that_ui5_cli_would_refuse_is_an_error_at_its_line(tmp_path: Path, baseline: Baseline) -> None:
+    def mutate(root: Path) -> None:
+        edit_text(root / "ui5.yaml", "type: application", "type: aplication")
+
+    found = seeded("ui5-typescript-helloworld", tmp_path, baseline, "UI5 CLI's ui5.yaml schema", mutate)
+    assert found.severity == "error" and found.file == "ui5.yaml" and found.line == 4
+
+
+def test_an_mta_module_without_a_type_is_a_schema_error(tmp_path: Path, baseline: Baseline) -> None:
+    def mutate(root: Path) -> None:
+        edit_text(root / "mta.yaml", "    type: nodejs\n    path: gen/srv\n", "    path: gen/srv\n")
+
+    found = seeded("cap-sflight", tmp_path, baseline, "the MTA descriptor schema", mutate)
+    assert found.severity == "error" and found.file == "mta.yaml" and "'type' is a required property" in found.message
+    assert found.line == 20  # the module's first line
+
+
+def test_a_wrong_value_in_xs_app_json_is_found_at_its_line(tmp_path: Path, baseline: Baseline) -> None:
+    def mutate(root: Path) -> None:
+        edit_text(root / "localrouter" / "xs-app.json", '"csrfProtection": true', '"csrfProtection": "yes"')
+
+    found = seeded("fiori-tools-cap-hybrid", tmp_path, baseline, "the xs-app.json schema", mutate)
+    assert found.severity == "warning" and found.file == "localrouter/xs-app.json"
+    assert "routes/2/csrfProtection" in found.message and "'yes' is not of type 'boolean'" in found.message
+    text = (tmp_path / "fiori-tools-cap-hybrid" / "localrouter" / "xs-app.json").read_text()
+    assert found.line == next(n for n, line in enumerate(text.splitlines(), 1) if "csrfProtection" in line)
+
+
+def test_a_manifest_value_of_the_wrong_kind_is_a_schema_warning(tmp_path: Path, baseline: Baseline) -> None:
+    def mutate(root: Path) -> None:
+        edit_json(root / "webapp" / "manifest.json", lambda m: m["sap.app"].update(type="aplication"))
+
+    found = seeded("fiori-tools-v4-travel", tmp_path, baseline, "the UI5 manifest schema", mutate)
+    assert found.severity == "warning" and found.file == "webapp/manifest.json" and found.line
+    assert "sap.app/type" in found.message

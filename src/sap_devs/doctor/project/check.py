@@ -6,7 +6,7 @@ import threading
 from pathlib import Path
 
 from sap_devs.doctor.baseline import Baseline
-from sap_devs.doctor.project import abap, approuter, cap, cap_java, mta, secrets, ui5, workspaces, xsuaa
+from sap_devs.doctor.project import abap, approuter, cap, cap_java, mta, schemas, secrets, ui5, workspaces, xsuaa
 from sap_devs.doctor.project.detect import detect
 from sap_devs.doctor.project.model import Limits, ProjectReport
 from sap_devs.doctor.project.reader import Reader
@@ -60,6 +60,7 @@ def check_project(
         *(approuter.welcome_file_findings(root, reader) if "App router" in det.types else []),
         *(approuter.approuter_version_findings(root, reader, baseline) if "App router" in det.types else []),
         *ui5.namespace_findings(root, reader, det),
+        *schemas.schema_findings(root, reader, det),
     ]
     findings = list({(f.file, f.message): f for f in reader.findings + findings}.values())  # once each
     order = {"error": 0, "warning": 1, "info": 2}
