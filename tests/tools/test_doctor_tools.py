@@ -264,6 +264,8 @@ async def test_findings_name_their_line(bundled_ctx, tmp_path) -> None:
     mta = "_schema-version: '3.1'\nID: demo\nversion: 1.0.0\nmodules:\n  - name: demo-srv\n    path: srv-missing\n"
     root = write_files(tmp_path / "mta", {"mta.yaml": mta})
     out = await ok("check_project", {"path": str(root)}, bundled_ctx)
-    [finding] = [f for f in out["findings"]["results"] if f["file"] == "mta.yaml"]
+    [finding] = [f for f in out["findings"]["results"] if f["file"] == "mta.yaml" and f["category"] == "mta"]
     assert finding["severity"] == "error" and finding["line"] == 6
+    [schema] = [f for f in out["findings"]["results"] if f["category"] == "schema"]  # the module has no type
+    assert "'type' is a required property" in schema["message"] and schema["line"] == 5
     assert "'mbt build' stops there" in finding["fix"]
