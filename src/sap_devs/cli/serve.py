@@ -33,9 +33,17 @@ def open_stdio_session(
         known = available_profiles(layers)
         if profile not in known:
             raise SapDevsError(f"Unknown profile {profile!r}.", hint=f"Choose one of: {', '.join(known)}.")
+    from sap_devs.mcp.project_kinds import detect_kinds
+
     with deferred_errors():
         return open_session(
-            environment=environment, profile=profile, allow_writes=allow_writes, cwd=cwd, layers=layers, system=system
+            environment=environment,
+            profile=profile,
+            allow_writes=allow_writes,
+            cwd=cwd,
+            layers=layers,
+            system=system,
+            project_kinds=detect_kinds(cwd),  # tools for other kinds of project stay unlisted (still callable)
         )
 
 

@@ -230,6 +230,7 @@ class ToolSpec(_Gates):
     needs_system: bool = False
     reads_data: bool = False
     manages_transports: bool = False
+    project_kinds: frozenset[str] = frozenset()
 
     @property
     def summary(self) -> str:
@@ -241,6 +242,7 @@ class ToolSpec(_Gates):
         data = {f.name: getattr(self, f.name) for f in fields(self)}
         data["annotations"] = asdict(self.annotations)
         data["available_in"] = sorted(self.available_in)
+        data["project_kinds"] = sorted(self.project_kinds)
         return data
 
     @classmethod
@@ -248,6 +250,7 @@ class ToolSpec(_Gates):
         known = {f.name: data[f.name] for f in fields(cls) if f.name in data}
         known["annotations"] = Annotations(**data["annotations"])
         known["available_in"] = frozenset(data["available_in"])
+        known["project_kinds"] = frozenset(data.get("project_kinds", ()))
         return cls(**known)
 
 
@@ -278,6 +281,9 @@ class Tool(_Gates, Generic[InputT, OutputT]):
     """Returns business data rows (table preview, SQL): registered only when data access is enabled."""
     manages_transports: bool = False
     """Creates or releases transport requests: registered only when writes and transports are enabled."""
+    project_kinds: frozenset[str] = frozenset()
+    """Kinds of project the tool is for ('cap', 'ui5', 'abap'; see mcp.project_kinds): a stdio server
+    lists it only when its folder is such a project; search_tools and call_tool reach it always."""
 
     @property
     def effective_risk(self) -> Risk:

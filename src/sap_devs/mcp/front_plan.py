@@ -142,7 +142,13 @@ def plan(options: Options, loaded: tuple[dict[str, Any], dict[str, Any]], cwd: P
     if any(p not in names for p in pins):
         return None
     operations = [n for n in names if not specs[n]["progressive_only"]]
-    listed = operations if mode == "full" else [n for n in names if specs[n]["progressive_only"] or n in pins]
+    if mode == "full":  # as Registry.listed: tools for another kind of project are not listed
+        from sap_devs.mcp.project_kinds import detect_kinds, fits
+
+        kinds = detect_kinds(cwd)
+        listed = [n for n in operations if fits(specs[n].get("project_kinds", []), kinds)]
+    else:
+        listed = [n for n in names if specs[n]["progressive_only"] or n in pins]
     from sap_devs.mcp.instructions import build_instructions
 
     shown = [

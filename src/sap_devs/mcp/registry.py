@@ -14,6 +14,7 @@ from types import ModuleType
 
 from sap_devs.core.errors import SapDevsError
 from sap_devs.mcp.framework import ENVIRONMENTS, Tool, ToolSpec
+from sap_devs.mcp.project_kinds import fits
 
 
 class RegistryError(SapDevsError):
@@ -62,15 +63,19 @@ class Registry:
         writes: bool = False,
         data: bool = False,
         transports: bool = False,
+        project_kinds: frozenset[str] | None = None,
     ) -> None:
         """``system``: an ABAP system is configured; ``writes``: the user enabled changes to it;
         ``data``: the user allowed reading table contents and running SELECTs; ``transports``: the
-        user allowed creating and releasing transport requests (on top of writes)."""
+        user allowed creating and releasing transport requests (on top of writes); ``project_kinds``:
+        the kinds of project the server's folder holds, so tools for other kinds are not listed
+        (still callable; None lists every tool, as a team server and the docs do)."""
         if environment not in ENVIRONMENTS:
             raise RegistryError(
                 f"Unknown SAP system environment {environment!r}.", hint=f"Use one of: {', '.join(ENVIRONMENTS)}."
             )
         self.environment = environment
+        self.project_kinds = project_kinds
         self._specs: dict[str, ToolSpec] = {}
         self._loaded: dict[str, Tool] = {}
         seen: set[str] = set()
@@ -104,6 +109,7 @@ class Registry:
         data: bool = False,
         transports: bool = False,
         prebuilt: bool = True,
+        project_kinds: frozenset[str] | None = None,
     ) -> Registry:
         """From the prebuilt manifest when it matches the code on disk, else by importing every tool."""
         specs: list[Tool] | list[ToolSpec] | None = None
@@ -113,7 +119,15 @@ class Registry:
             specs = load_specs()
         if specs is None:
             specs = discover()
-        return cls(specs, environment=environment, system=system, writes=writes, data=data, transports=transports)
+        return cls(
+            specs,
+            environment=environment,
+            system=system,
+            writes=writes,
+            data=data,
+            transports=transports,
+            project_kinds=project_kinds,
+        )
 
     def __iter__(self) -> Iterator[ToolSpec]:
         return iter(sorted(self._specs.values(), key=lambda t: (t.category, t.name)))
@@ -147,10 +161,10 @@ class Registry:
         return [s for s in self if not s.progressive_only]
 
     def listed(self, mode: str, pinned: Iterable[str] = ()) -> list[ToolSpec]:
-        """What tools/list shows: every operation in full mode; search, schema, call and the pinned
-        everyday tools in progressive mode."""
+        """What tools/list shows: every operation that fits the project in full mode; search, schema, call
+        and the pinned everyday tools in progressive mode."""
         if mode == "full":
-            return self.operations()
+            return [s for s in self.operations() if fits(s.project_kinds, self.project_kinds)]
         keep = set(pinned)
         return [s for s in self if s.progressive_only or s.name in keep]
 

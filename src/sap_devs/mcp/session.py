@@ -21,6 +21,7 @@ def open_session(
     cwd: Path | None = None,
     layers: list | None = None,
     system: str | None = None,
+    project_kinds: frozenset[str] | None = None,
 ) -> tuple[Registry, ToolContext]:
     from sap_devs.adt.config import configured
     from sap_devs.adt.safety import SafetyPolicy
@@ -29,7 +30,12 @@ def open_session(
     policy = SafetyPolicy.from_env(allow_writes=allow_writes)
     env = environment or (config.system_type if config else os.environ.get("SAP_SYSTEM_TYPE", "onprem"))
     registry = Registry.default(
-        environment=env, system=config is not None, writes=policy.writes, data=policy.data, transports=policy.transports
+        environment=env,
+        system=config is not None,
+        writes=policy.writes,
+        data=policy.data,
+        transports=policy.transports,
+        project_kinds=project_kinds,
     )
     ctx = ToolContext(
         cwd=cwd or Path(os.getcwd()),
