@@ -198,3 +198,23 @@ def test_the_official_cache_layer_runs_no_command_without_trust(tmp_path: Path) 
     assert content.packs["team"].tools == []
     trust.trust(official.root)
     assert [t.id for t in load_layers([bundled_layer(), official]).packs["team"].tools] == ["team-tool"]
+
+
+async def test_a_running_server_checks_trust_again_before_a_command_runs(tmp_path: Path) -> None:
+    marker = tmp_path / "ran.txt"
+    root = tmp_path / "repo"
+    write_files(root / ".sap-devs" / "packs" / "team", {"pack.yaml": PACK, "tools.yaml": tools_yaml(marker, "ok")})
+    trust.trust(root / ".sap-devs")
+    ctx = ToolContext(cwd=root, layers=[bundled_layer(), project_layer(root)])
+
+    async def run() -> dict:
+        outcome = await invoke(REGISTRY.get("check_tools"), {"tool": "team-tool"}, ctx)  # type: ignore[arg-type]
+        return outcome.structured  # type: ignore[return-value]
+
+    assert (await run())["results"][0]["status"] == "ok" and marker.read_text() == "ok"
+    marker.unlink()
+    trust.revoke(root / ".sap-devs")  # the knowledge base of the running server was loaded while trusted
+    outcome = await invoke(REGISTRY.get("check_tools"), {"limit": 100}, ctx)  # type: ignore[arg-type]
+    assert not marker.exists()
+    assert "team-tool" not in [r["id"] for r in outcome.structured["results"]]  # type: ignore[index]
+    assert "no longer trusted" in outcome.structured["hint"]  # type: ignore[index]

@@ -26,6 +26,9 @@ class LoadedContent:
     """tools.yaml / mcp.yaml files of untrusted layers, which were not loaded."""
     left_out: list[str] = field(default_factory=list)
     """Folders of untrusted layers not read at all (``trusted_only``)."""
+    trusted: dict[str, tuple[Path, str]] = field(default_factory=dict)
+    """Layers that needed trust and had it: name -> (folder, digest of the bytes read), to check again
+    before one of their commands runs."""
 
 
 def _pack_folders(layer: Layer, files: PackFiles) -> list[Path]:
@@ -66,7 +69,10 @@ def _open(layer: Layer, out: LoadedContent) -> tuple[PackFiles, bool] | None:
             out,
             f"{trust.outside_links(found)}: not read, and the {layer.name} folder is not trusted while they are there.",
         )
-    return found, trust.trusted(found)
+    if not trust.trusted(found):
+        return found, False
+    out.trusted[layer.name] = (layer.root, found.digest)
+    return found, True
 
 
 def load_layers(layers: list[Layer], *, trusted_only: bool = False) -> LoadedContent:
