@@ -5,6 +5,7 @@ and what it points to stay exactly as they were."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
 from pathlib import Path
@@ -201,3 +202,32 @@ def test_user_scope_inject_leaves_out_an_untrusted_project(env: dict[str, str], 
     proc = run(env, project, "inject", "--scope", "user", "-c", "claude-code")
     assert proc.returncode == 0 and "evil.example.net" in claude_md.read_text(encoding="utf-8"), "trusted, it may"
     assert "Not written" not in proc.stdout
+
+
+def finishes(call, *args):  # type: ignore[no-untyped-def]
+    """``call(*args)``'s result, or a test failure when it blocks for 10 s (a FIFO read)."""
+    outcome: list[object] = []
+    worker = threading.Thread(target=lambda: outcome.append(call(*args)), daemon=True)
+    worker.start()
+    worker.join(10)
+    assert not worker.is_alive(), f"{call.__name__} blocked"
+    return outcome[0]
+
+
+def test_config_files_read_for_status_that_are_fifos_do_not_hang(home: Path, project: Path) -> None:
+    from sap_devs.integrations import agents_chain, claude_approval
+
+    (project / ".claude").mkdir()
+    os.mkfifo(project / ".claude" / "settings.json")
+    (project / ".codex").mkdir()
+    os.mkfifo(project / ".codex" / "config.toml")
+    notes: list[str] = []
+    assert finishes(claude_approval.read_json_object, project / ".claude" / "settings.json", notes) is None
+    assert notes == [f"{project / '.claude' / 'settings.json'}: cannot be read (not a regular file)"]
+    assert finishes(agents_chain._read_config, project / ".codex" / "config.toml") is None
+    try:
+        finishes(claude_approval.approval, project, home, "sap-devs")
+    finally:  # a thread still blocked would hold the FIFO: open the write end so it can finish
+        for fifo in (project / ".claude" / "settings.json", project / ".codex" / "config.toml"):
+            with contextlib.suppress(OSError):
+                os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))

@@ -67,6 +67,29 @@ def remove_stale_temp_files(folder: Path, *, older_than: float = 600.0) -> int:
     return removed
 
 
+def read_regular(path: Path, limit: int, *, follow_links: bool = True) -> bytes:
+    """At most ``limit`` + 1 bytes of ``path`` (more tells the caller it is too large), or OSError when it
+    is not a regular file. Opened without blocking, so a FIFO (or a device) that a cloned repository
+    ships under a config file's name is an error instead of a hang; without ``follow_links`` a
+    symbolic link is an error too (a file swapped for a link after its folder was listed)."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | (0 if follow_links else getattr(os, "O_NOFOLLOW", 0))
+    fd = os.open(path, flags)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(0, "not a regular file")
+        chunks: list[bytes] = []
+        left = max(limit, 0) + 1
+        while left > 0:
+            chunk = os.read(fd, min(left, 1024 * 1024))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
 def check_own_file(path: Path, root: Path | None) -> None:
     """Refuse to read or rewrite ``path`` unless it is a regular file (or absent) reached without a link.
 

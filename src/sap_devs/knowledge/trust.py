@@ -18,13 +18,12 @@ import hashlib
 import json
 import logging
 import os
-import stat
 from dataclasses import dataclass
 from pathlib import Path
 
 from sap_devs.core import paths
 from sap_devs.core.errors import SapDevsError
-from sap_devs.core.fs import atomic_write_text
+from sap_devs.core.fs import atomic_write_text, read_regular
 
 log = logging.getLogger(__name__)
 
@@ -180,7 +179,7 @@ def snapshot(folder: Path) -> Snapshot:
                 links[rel] = text
                 data = text.encode("utf-8", "surrogateescape")
             else:
-                data = _read_regular(path, MAX_BYTES - size)
+                data = read_regular(path, MAX_BYTES - size, follow_links=False)
                 files[rel] = data
         except OSError as exc:
             raise SapDevsError(f"Cannot read {path}: {exc.strerror}.") from None
@@ -192,28 +191,6 @@ def snapshot(folder: Path) -> Snapshot:
     found = Snapshot(folder, h.hexdigest(), len(entries), files, frozenset(dirs), links, ())
     outside = tuple(rel for rel in sorted(links) if found.resolve(rel) is None)
     return Snapshot(folder, found.digest, found.entries, files, found.dirs, links, outside)
-
-
-def _read_regular(path: Path, room: int) -> bytes:
-    """The bytes of a regular file, at most ``room`` + 1 of them (more is refused by the caller).
-    Opened without following a link and without blocking, so a file swapped for a link or a FIFO
-    since the folder was listed is an error, not a read of something else or a hang."""
-    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
-    fd = os.open(path, flags)
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise OSError(0, "not a regular file")
-        chunks: list[bytes] = []
-        left = max(room, 0) + 1
-        while left > 0:
-            chunk = os.read(fd, min(left, 1024 * 1024))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            left -= len(chunk)
-        return b"".join(chunks)
-    finally:
-        os.close(fd)
 
 
 def digest(folder: Path) -> tuple[str, int]:
