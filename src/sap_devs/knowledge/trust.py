@@ -203,7 +203,8 @@ def outside_links(found: Snapshot) -> str:
     """One line naming the links of ``found`` that leave its folder."""
     shown = ", ".join(str(found.root / rel) for rel in found.outside[:3])
     more = f" and {len(found.outside) - 3} more" if len(found.outside) > 3 else ""
-    return f"{shown}{more} lead(s) out of {found.root} (a symbolic link); sap-devs does not follow such links"
+    verb = "is a symbolic link that leads" if len(found.outside) == 1 else "are symbolic links that lead"
+    return f"{shown}{more} {verb} out of {found.root}; sap-devs does not follow such links"
 
 
 def _load() -> dict[str, dict[str, object]]:
