@@ -163,14 +163,15 @@ def test_unreadable_folders_and_files_are_refused_not_skipped(tmp_path: Path, mo
     with pytest.raises(SapDevsError, match=r"Cannot read .*demo: Permission denied"):
         trust.digest(folder)
     monkeypatch.setattr(trust.os, "scandir", real_scandir)
-    real_read = Path.read_bytes
+    real_open = trust.os.open
 
-    def read_bytes(self: Path) -> bytes:
-        if self.name == "tools.yaml":
+    def open_file(path, *args, **kwargs):  # type: ignore[no-untyped-def]
+        if Path(path).name == "tools.yaml":
             raise PermissionError(13, "Permission denied")
-        return real_read(self)
+        return real_open(path, *args, **kwargs)
 
-    monkeypatch.setattr(Path, "read_bytes", read_bytes)
+    # the folder is read once, file by file, without following links (os.open with O_NOFOLLOW)
+    monkeypatch.setattr(trust.os, "open", open_file)
     with pytest.raises(SapDevsError, match=r"Cannot read .*tools.yaml: Permission denied"):
         trust.digest(folder)
 

@@ -208,25 +208,50 @@ class RequestCredentials:
         return [s for s in (self.password, self.bearer_token) if s]
 
 
+_USERINFO = re.compile(r"^([^/?#]*//|)(.*)@")
+
+
+def _shown(url: str) -> str:
+    """``url`` fit for an error message: anything before its last ``@`` (a user and password,
+    wherever the URL is broken otherwise) and its query replaced, control characters escaped, cut."""
+    text = _USERINFO.sub(lambda m: f"{m.group(1)}***@", url, count=1)
+    if "?" in text or "#" in text:
+        text = text.split("?", 1)[0].split("#", 1)[0] + "?…"
+    text = text.encode("unicode_escape").decode("ascii")
+    return repr(text if len(text) <= 200 else text[:199] + "…")
+
+
 def _checked_url(url: str) -> Any:
-    """SAP_URL split into parts, or AdtConfigError naming what is wrong with it."""
+    """SAP_URL split into parts, or AdtConfigError naming what is wrong with it (never its password)."""
     example = "such as https://host:44300"
+    shown = _shown(url)
     try:
         parts = urlsplit(url)
         port = parts.port  # raises ValueError for a port out of range or not a number
     except ValueError as exc:
-        raise AdtConfigError(f"SAP_URL {url!r} is not a valid URL ({exc}); use one {example}.") from None
-    if parts.scheme not in ("https", "http") or not parts.hostname:
-        raise AdtConfigError(f"SAP_URL must be an http(s) URL {example}, got {url!r}.")
-    if parts.username or parts.password:
+        # Python's own text can quote the port, which may hold a piece of a password: say it in our words
+        text = str(exc)
+        why = (
+            "Port out of range 0-65535"
+            if text.startswith("Port out of range")
+            else (
+                "its port is not a number"
+                if text.startswith("Port could not be cast")
+                else "its host part is malformed"
+            )
+        )
+        raise AdtConfigError(f"SAP_URL {shown} is not a valid URL ({why}); use one {example}.") from None
+    if "@" in url:
         raise AdtConfigError("SAP_URL must not contain a user or password; use SAP_USER and SAP_PASSWORD.")
-    host = parts.netloc.rsplit("@", 1)[-1]
+    if parts.scheme not in ("https", "http") or not parts.hostname:
+        raise AdtConfigError(f"SAP_URL must be an http(s) URL {example}, got {shown}.")
+    host = parts.netloc
     if port is not None or host.endswith(":"):
         host = host.rsplit(":", 1)[0]
     if not _HOST.fullmatch(host):
-        raise AdtConfigError(f"SAP_URL has an invalid host name {host!r}; use a URL {example}.")
+        raise AdtConfigError(f"SAP_URL has an invalid host name {_shown(host)}; use a URL {example}.")
     if port == 0 or (port is None and parts.netloc.endswith(":")):
-        raise AdtConfigError(f"SAP_URL has no usable port in {url!r}; use a URL {example}.")
+        raise AdtConfigError(f"SAP_URL has no usable port in {shown}; use a URL {example}.")
     return parts
 
 

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
 from sap_devs.cli.common import PROFILE_OPTION, fail
+
+if TYPE_CHECKING:
+    from sap_devs.integrations.inject import PackLoader
 
 VERBOSITIES = ("minimal", "standard", "full")
 SCOPES = ("user", "project")
@@ -71,7 +75,7 @@ def inject(
     if not targets:
         raise fail(f"None of these clients has a {scope}-scope instruction file.", code=1)
 
-    load = engine.loader(root)
+    load = engine.loader(root, trusted_only=scope == "user")
     if profile is None and scope == "project" and not uninstall and not show_status:
         profile, types = engine.detect_profile(root)
         if profile:
@@ -105,5 +109,21 @@ def inject(
         except SapDevsError as exc:
             failed += 1
             typer.echo(f"sap-devs: {exc}", err=True)
+    if scope == "user" and not uninstall and not show_status:
+        _note_left_out(load, profile)
     if failed:
         raise typer.Exit(1)
+
+
+def _note_left_out(load: PackLoader, profile: str | None) -> None:
+    from sap_devs.core.errors import SapDevsError
+
+    try:
+        left_out = load(profile).left_out
+    except SapDevsError:
+        return  # already reported for each file above
+    if left_out:
+        typer.echo(
+            f"Not written into user-scope files: the packs in {', '.join(left_out)}, not trusted "
+            "(every project would read them); after reviewing them, `sap-devs trust` includes them."
+        )

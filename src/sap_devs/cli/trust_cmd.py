@@ -3,24 +3,27 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
 from sap_devs.cli.common import fail
 
+if TYPE_CHECKING:
+    from sap_devs.knowledge.trust import Snapshot
 
-def _commands(folder: Path) -> list[str]:
-    """What trusting ``folder`` would let run: tool-check commands and MCP server commands."""
+
+def _commands(found: Snapshot) -> list[str]:
+    """What trusting the folder read in ``found`` would let run: tool-check and MCP server commands,
+    from the very bytes whose digest is then recorded."""
     from sap_devs.core.errors import ContentError
     from sap_devs.knowledge.packs import load_pack
 
     lines: list[str] = []
-    packs_dir = folder / "packs"
-    if not packs_dir.is_dir():
-        return lines
-    for pack_folder in sorted(p for p in packs_dir.iterdir() if p.is_dir() and not p.name.startswith((".", "_"))):
+    packs_dir = found.root / "packs"
+    for pack_folder in (p for p in found.children(packs_dir) if found.is_dir(p) and not p.name.startswith((".", "_"))):
         problems: list[ContentError] = []
-        pack = load_pack(pack_folder, layer="project", problems=problems)
+        pack = load_pack(pack_folder, layer="project", problems=problems, files=found)
         for tool in pack.tools:
             lines.append(f"  {pack_folder / 'tools.yaml'}: check '{tool.id}' runs: {tool.detect.command}")
         for server in pack.mcp_servers:
@@ -65,8 +68,9 @@ def trust(
             else:
                 typer.echo(f"{folder} was not trusted.")
             return
-        commands = _commands(folder)
-        entry = store.trust(folder)
+        found = store.snapshot(folder)
+        commands = _commands(found)
+        entry = store.trust(folder, found)
     except SapDevsError as exc:
         raise fail(str(exc)) from None
     typer.echo(f"Trusted {entry.folder} ({entry.files} file(s), as they are now).")

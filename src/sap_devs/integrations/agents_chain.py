@@ -17,6 +17,7 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
+from sap_devs.core.fs import read_regular
 from sap_devs.integrations.clients import codex_dir
 
 DEFAULT_LIMIT = 32 * 1024
@@ -36,8 +37,7 @@ MAX_CONFIG_BYTES = 1024 * 1024  # a project's .codex/config.toml comes with the 
 def _read_config(path: Path) -> dict | None:
     """A Codex config.toml, or None when it is missing, unreadable, too large or not TOML (Codex's defaults)."""
     try:
-        with path.open("rb") as handle:
-            raw = handle.read(MAX_CONFIG_BYTES + 1)
+        raw = read_regular(path, MAX_CONFIG_BYTES)
         return tomllib.loads(raw.decode("utf-8")) if len(raw) <= MAX_CONFIG_BYTES else None
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
         return None

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from sap_devs.core.fs import read_regular
 from sap_devs.integrations.clients import claude_dir, claude_json
 
 # ~/.claude.json also holds Claude's per-project history; a few MB is usual, far more is not a config.
@@ -64,8 +65,7 @@ def trust_key(project: Path) -> str:
 def read_json_object(path: Path, unreadable: list[str]) -> dict[str, Any] | None:
     """The JSON object in ``path``; None (and a note in ``unreadable``) when it cannot be used."""
     try:
-        with path.open("rb") as handle:
-            raw = handle.read(MAX_BYTES + 1)
+        raw = read_regular(path, MAX_BYTES)
     except FileNotFoundError:
         return None
     except OSError as exc:

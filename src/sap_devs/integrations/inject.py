@@ -58,15 +58,17 @@ class Selection:
 
     packs: list[Pack]
     required: frozenset[str]
+    left_out: tuple[str, ...] = ()
+    """Untrusted folders whose packs were not read (``loader(trusted_only=True)``)."""
 
 
-def selection(packs: list[Pack], profile_packs: list[str] | None) -> Selection:
+def selection(packs: list[Pack], profile_packs: list[str] | None, left_out: tuple[str, ...] = ()) -> Selection:
     """With a profile: the base packs and the profile's own, all required. Without one (profile
     ``all``): every pack, of which only the base packs are required."""
     if profile_packs is None:
-        return Selection(list(packs), frozenset(p.id for p in packs if p.meta.base))
+        return Selection(list(packs), frozenset(p.id for p in packs if p.meta.base), left_out)
     own = [p for p in packs if p.meta.base or p.id in profile_packs]
-    return Selection(own, frozenset(p.id for p in own))
+    return Selection(own, frozenset(p.id for p in own), left_out)
 
 
 @dataclass(frozen=True)
@@ -359,6 +361,8 @@ class InjectTarget:
     client: Client
     file: InstructionFile
     path: Path
+    root: Path | None = None
+    """The project, for a project file (see ``check_own_file``)."""
 
     @property
     def scope(self) -> Scope:
@@ -376,7 +380,7 @@ def targets(clients: list[Client], scope: Scope, home: Path, project: Path) -> t
             continue
         path = resolve(file.path, home, project)
         if all(t.path != path for t in found):
-            found.append(InjectTarget(client, file, path))
+            found.append(InjectTarget(client, file, path, project if scope == "project" else None))
     return found, notes
 
 
@@ -389,7 +393,7 @@ def duplicate(t: InjectTarget, home: Path, project: Path) -> str | None:
         return None
     path = resolve(other.path, home, project)
     try:
-        text = read_text(path)
+        text = read_text(path, project if other_scope == "project" else None)
         found = find_block(path, text) if text is not None else None
     except SapDevsError:
         return None
@@ -462,17 +466,19 @@ def hidden(t: InjectTarget, home: Path) -> str | None:
     )
 
 
-def loader(cwd: Path | None = None) -> PackLoader:
-    """Packs per profile from the knowledge base (bundled, user and trusted project layers), cached."""
+def loader(cwd: Path | None = None, *, trusted_only: bool = False) -> PackLoader:
+    """Packs per profile from the knowledge base, cached. With ``trusted_only`` (files every project
+    shares: the user-scope ones), an untrusted project's, company's or cache's packs are left out whole:
+    one cloned repository must not write its text into what the agent reads in every other project."""
     from sap_devs.knowledge.base import KnowledgeBase
 
     cache: dict[str | None, Selection] = {}
 
     def load(profile: str | None) -> Selection:
         if profile not in cache:
-            kb = KnowledgeBase.load(profile, cwd=cwd)
+            kb = KnowledgeBase.load(profile, cwd=cwd, trusted_only=trusted_only)
             own = [p.id for p in kb.profile.packs] if kb.profile is not None else None
-            cache[profile] = selection(kb.packs, own)
+            cache[profile] = selection(kb.packs, own, tuple(kb.left_out))
         return cache[profile]
 
     return load
@@ -507,7 +513,7 @@ def inject(
     t: InjectTarget, load: PackLoader, verbosity: Verbosity | None, profile: str | None, *, dry_run: bool = False
 ) -> Outcome:
     """Write the block; ``verbosity`` None is the lean default (see ``render_block``)."""
-    old = read_text(t.path)
+    old = read_text(t.path, t.root)
     found = find_block(t.path, old) if old is not None else None
     created = old is None or (found is not None and _meta(found.text)[2])
     assemble = _assembler(t, old, found)
@@ -519,12 +525,12 @@ def inject(
     status = "created" if old is None else ("updated" if found is not None else "added")
     if dry_run:
         return Outcome(t, f"would be {status}", diff, block)
-    backup = write_with_backup(t.path, old, new)
+    backup = write_with_backup(t.path, old, new, root=t.root)
     return Outcome(t, status, diff, block, backup)
 
 
 def uninstall(t: InjectTarget, *, dry_run: bool = False) -> Outcome:
-    old = read_text(t.path)
+    old = read_text(t.path, t.root)
     if old is None:
         return Outcome(t, "absent")
     found = find_block(t.path, old)
@@ -536,7 +542,7 @@ def uninstall(t: InjectTarget, *, dry_run: bool = False) -> Outcome:
         diff = unified_diff(t.path, old, record.before)
         if dry_run:
             return Outcome(t, "would be removed", diff)
-        backup = state.restore(t.path, old, record)
+        backup = state.restore(t.path, old, record, root=t.root)
         return Outcome(t, "file deleted" if record.before is None else "removed", diff, backup=backup)
     nl = _newline(old)
     before, after = old[: found.start], old[found.end :]
@@ -551,8 +557,8 @@ def uninstall(t: InjectTarget, *, dry_run: bool = False) -> Outcome:
     if dry_run:
         return Outcome(t, "would be removed", diff)
     if delete:
-        return Outcome(t, "file deleted", diff, backup=state.delete(t.path, old, state.load(t.path)))
-    backup = write_with_backup(t.path, old, new)
+        return Outcome(t, "file deleted", diff, backup=state.delete(t.path, old, state.load(t.path), root=t.root))
+    backup = write_with_backup(t.path, old, new, root=t.root)
     return Outcome(t, "removed", diff, backup=backup)
 
 
@@ -572,7 +578,7 @@ class StatusRow:
 
 def status(t: InjectTarget, load: PackLoader, verbosity: Verbosity | None, profile: str | None) -> StatusRow:
     try:
-        old = read_text(t.path)
+        old = read_text(t.path, t.root)
         if old is None:
             return StatusRow(t, "no file")
         found = find_block(t.path, old)

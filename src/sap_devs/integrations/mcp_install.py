@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from sap_devs.core.errors import SapDevsError
+from sap_devs.core.fs import check_own_file
 from sap_devs.integrations import claude_approval, claude_policy, jsonc, state, toml_edit, yaml_edit
 from sap_devs.integrations.claude_approval import Approval
 from sap_devs.integrations.clients import Client, McpConfig, Scope, Shape, resolve
@@ -167,6 +168,8 @@ class Target:
     config: McpConfig
     path: Path
     container: tuple[str, ...]
+    root: Path | None = None
+    """The project, for a project file: the file and every folder below the project must be no link."""
 
     @property
     def scope(self) -> Scope:
@@ -183,7 +186,7 @@ def project_key(project: Path) -> str:
 def target(client: Client, config: McpConfig, home: Path, project: Path, server_id: str) -> Target:
     path = resolve(config.path, home, project, server_id)
     container = tuple(project_key(project) if k == "{project}" else k for k in config.container)
-    return Target(client, config, path, container)
+    return Target(client, config, path, container, project if config.scope == "project" else None)
 
 
 # --- formats --------------------------------------------------------------------------------------
@@ -321,10 +324,10 @@ FORMATS: dict[str, _Format] = {"json": _Json(), "toml": _Toml(), "yaml": _YamlLi
 _BOM = "\ufeff"
 
 
-def read_text(path: Path) -> str | None:
-    """The file's text exactly as stored (line endings kept), or None when it does not exist."""
-    if path.is_dir():
-        raise SapDevsError(f"{path} is a folder, expected a file.", hint="Move it away and try again.")
+def read_text(path: Path, root: Path | None) -> str | None:
+    """The file's text exactly as stored (line endings kept), or None when it does not exist.
+    ``root``: see ``check_own_file``, which refuses links before anything is read."""
+    check_own_file(path, root)
     try:
         raw = path.read_bytes()
     except FileNotFoundError:
@@ -340,9 +343,11 @@ def read_text(path: Path) -> str | None:
         ) from None
 
 
-def write_with_backup(path: Path, old: str | None, new: str, containers: list[list[str]] | None = None) -> Path | None:
+def write_with_backup(
+    path: Path, old: str | None, new: str, containers: list[list[str]] | None = None, *, root: Path | None
+) -> Path | None:
     """Atomically replace ``path``; the previous content goes to sap-devs' state folder (see ``state``)."""
-    return state.write(path, old, new, containers)
+    return state.write(path, old, new, containers, root=root)
 
 
 def unified_diff(path: Path, old: str | None, new: str | None) -> str:
@@ -430,7 +435,7 @@ _UNPARSABLE = object()
 
 def install(t: Target, spec: ServerSpec, *, dry_run: bool = False) -> Outcome:
     fmt = FORMATS[t.config.format]
-    old = read_text(t.path)
+    old = read_text(t.path, t.root)
     bom, text = _split_bom(old)
     data = _load(fmt, t.path, text, t.config)
     existing = fmt.get(data, t.container, spec.id)
@@ -448,7 +453,7 @@ def install(t: Target, spec: ServerSpec, *, dry_run: bool = False) -> Outcome:
     if dry_run:
         return Outcome(t, "would install" if existing is None else "would update", note, diff)
     added = _missing_container(data, t.container)
-    backup = write_with_backup(t.path, old, new, [added] if added else None)
+    backup = write_with_backup(t.path, old, new, [added] if added else None, root=t.root)
     return Outcome(t, "installed" if existing is None else "updated", note, diff, backup)
 
 
@@ -473,7 +478,7 @@ def _count(fmt: _Format, text: str, data: Any, t: Target, name: str) -> int:
 
 def uninstall(t: Target, server_id: str, *, dry_run: bool = False) -> Outcome:
     fmt = FORMATS[t.config.format]
-    old = read_text(t.path)
+    old = read_text(t.path, t.root)
     if old is None:
         return Outcome(t, "not installed", "no file")
     bom, text = _split_bom(old)
@@ -487,7 +492,7 @@ def uninstall(t: Target, server_id: str, *, dry_run: bool = False) -> Outcome:
         diff = unified_diff(t.path, old, record.before)
         if dry_run:
             return Outcome(t, "would remove", note, diff)
-        return Outcome(t, "removed", note, diff, state.restore(t.path, old, record))
+        return Outcome(t, "removed", note, diff, state.restore(t.path, old, record, root=t.root))
     try:
         new_text, rewritten = fmt.delete(text, t, server_id)
         for container in _ours_left_empty(fmt, t, new_text):
@@ -506,8 +511,8 @@ def uninstall(t: Target, server_id: str, *, dry_run: bool = False) -> Outcome:
     if dry_run:
         return Outcome(t, "would remove", note, diff)
     if new is None:  # a file sap-devs created that holds nothing else now
-        return Outcome(t, "removed", "file deleted", diff, state.delete(t.path, old, known))
-    backup = write_with_backup(t.path, old, new)
+        return Outcome(t, "removed", "file deleted", diff, state.delete(t.path, old, known, root=t.root))
+    backup = write_with_backup(t.path, old, new, root=t.root)
     return Outcome(t, "removed", note, diff, backup)
 
 
@@ -627,7 +632,7 @@ def command_exists(command: str) -> bool:
 def status(t: Target, server_id: str) -> StatusRow:
     fmt = FORMATS[t.config.format]
     try:
-        old = read_text(t.path)
+        old = read_text(t.path, t.root)
     except SapDevsError as exc:
         return StatusRow(t, "malformed", exc.message)
     if old is None:

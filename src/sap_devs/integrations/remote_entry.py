@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import parse_qsl, urlsplit
 
 from sap_devs.core.errors import SapDevsError
 from sap_devs.integrations.clients import Client
@@ -21,6 +21,40 @@ _ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _HEADER_NAME = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")  # an RFC 9110 token
 # Header names that carry a credential by their name: such a value must come from the environment.
 _SECRET_NAME = re.compile(r"(?i)auth|key|token|secret|cookie|passw|session|credential")
+# Query parameter names that carry a credential (``?api_key=``, ``?access_token=``, ``?sig=``).
+_SECRET_PARAM = re.compile(r"(?i)auth|key|token|secret|passw|session|credential|sig|code|pwd")
+# A value that is a credential whatever its header is called: an authorization scheme followed by
+# a literal, a JSON Web Token, or a long run of token characters with letters and digits mixed.
+_SCHEME_VALUE = re.compile(r"(?i)^(bearer|basic|token|digest|negotiate|apikey|api-key|sharedkey)\s+\S")
+_JWT = re.compile(r"eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}")
+_TOKEN_RUN = re.compile(r"[A-Za-z0-9+/=_.~-]{20,}")
+_HEX_RUN = re.compile(r"(?i)(?<![0-9a-f])[0-9a-f]{32,}(?![0-9a-f])")
+# C0 and C1 controls, DEL and the Unicode line and paragraph separators: a CR/LF in a value would
+# start a new header (or a new line of a TOML or YAML file) in the client.
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def looks_secret(value: str) -> bool:
+    """True when ``value``, with its ``${NAME}`` references left out, still holds a literal credential."""
+    literal = ENV_REF.sub("", value).strip()
+    if not literal:
+        return False
+    if _SCHEME_VALUE.match(literal) or _JWT.search(literal) or _HEX_RUN.search(literal):
+        return True
+    # upper and lower case letters and digits in one long run: random, as keys are (a date, a version
+    # or a hyphenated name is not)
+    return any(all(re.search(c, run) for c in ("[A-Z]", "[a-z]", "[0-9]")) for run in _TOKEN_RUN.findall(literal))
+
+
+def _control_free(what: str, text: str) -> None:
+    found = _CONTROL.search(text)
+    if found:
+        raise SapDevsError(
+            f"{what} holds a control character (U+{ord(found.group()):04X}, such as a line break) at position "
+            f"{found.start() + 1}; a client would read it as the start of another header or line.",
+            hint="Give the value on one line, without CR, LF or other control characters.",
+        )
+
 
 # How each client reads an environment variable inside a header value when it connects.
 _ENV_SYNTAX = {
@@ -40,13 +74,14 @@ def parse_headers(raw: list[str], key_env: str | None) -> tuple[tuple[str, str],
     for item in raw:
         name, colon, value = item.partition(":")
         name, value = name.strip(), value.strip()
+        _control_free(f"--header {name[:40]!r}" if _HEADER_NAME.fullmatch(name) else "--header", item.strip())
         if not colon or not _HEADER_NAME.fullmatch(name) or not value:
             raise SapDevsError(
                 f"--header must look like 'Name: value', got one starting {item[:12]!r}.",
                 hint="Quote it in the shell, with ${NAME} for an environment variable: "
                 "--header 'X-SAP-Authorization: ${SAP_BASIC}'.",
             )
-        if not ENV_REF.search(value) and _SECRET_NAME.search(name):
+        if (not ENV_REF.search(value) and _SECRET_NAME.search(name)) or looks_secret(value):
             raise SapDevsError(
                 f"--header {name}: its value would be written into the client's file as plain text.",
                 hint=f"Put it in an environment variable and write --header '{name}: ${{NAME}}' (or "
@@ -68,13 +103,29 @@ def parse_headers(raw: list[str], key_env: str | None) -> tuple[tuple[str, str],
 
 
 def check_url(url: str, headers: tuple[tuple[str, str], ...]) -> str:
-    """The server URL, or SapDevsError: http(s) with a host, https when credentials leave this machine."""
-    parts = urlsplit(url.strip())
-    if parts.scheme not in ("http", "https") or not parts.hostname or parts.username or parts.password:
+    """The server URL, or SapDevsError: http(s) with a host, https when credentials leave this machine,
+    no control character and no credential in it (they belong in a header from the environment)."""
+    _control_free("--url", url.strip())
+    try:
+        parts = urlsplit(url.strip())
+        parts.port  # noqa: B018 - raises ValueError for a port that is not a number
+    except ValueError:
+        parts = None
+    if parts is None or parts.scheme not in ("http", "https") or not parts.hostname or "@" in parts.netloc:
         raise SapDevsError(
-            f"--url must be the server's http(s) address without a user or password, got {url[:200]!r}.",
+            "--url must be the server's http(s) address without a user or password"
+            + ("." if "@" in url else f", got {url[:200]!r}."),
             hint="Such as https://sap-devs.example.com/mcp.",
         )
+    for name, value in parse_qsl(parts.query, keep_blank_values=True) + parse_qsl(
+        parts.fragment, keep_blank_values=True
+    ):
+        if _SECRET_PARAM.search(name) or looks_secret(value):
+            raise SapDevsError(
+                f"--url: its query parameter {name[:40]!r} looks like a credential, and the URL is written into "
+                "the client's file as plain text.",
+                hint="Send it as a header from the environment instead: --header 'Name: ${NAME}' or --key-env NAME.",
+            )
     loopback = parts.hostname in ("127.0.0.1", "localhost", "::1")
     if parts.scheme == "http" and not loopback and headers:
         raise SapDevsError(

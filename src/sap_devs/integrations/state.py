@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from sap_devs.core.errors import SapDevsError
-from sap_devs.core.fs import atomic_write_text
+from sap_devs.core.fs import atomic_write_text, check_own_file
 
 KEEP_BACKUPS = 5
 
@@ -138,8 +138,12 @@ def backup(path: Path, old: str) -> Path:
     return target
 
 
-def write(path: Path, old: str | None, new: str, containers: list[list[str]] | None = None) -> Path | None:
-    """Atomically replace ``path`` with ``new``: back up ``old`` and update the record."""
+def write(
+    path: Path, old: str | None, new: str, containers: list[list[str]] | None = None, *, root: Path | None
+) -> Path | None:
+    """Atomically replace ``path`` with ``new``: back up ``old`` and update the record. ``root``: the
+    project for a project file (see ``check_own_file``: no write goes through a link)."""
+    check_own_file(path, root)
     created = missing_dirs(path)
     saved = backup(path, old) if old is not None else None
     try:
@@ -160,8 +164,9 @@ def write(path: Path, old: str | None, new: str, containers: list[list[str]] | N
     return saved
 
 
-def delete(path: Path, old: str, record: Record | None) -> Path:
+def delete(path: Path, old: str, record: Record | None, *, root: Path | None) -> Path:
     """Delete a file sap-devs created (backup first), and the folders it created for it if empty."""
+    check_own_file(path, root)
     saved = backup(path, old)
     try:
         path.unlink()
@@ -183,10 +188,11 @@ def delete(path: Path, old: str, record: Record | None) -> Path:
     return saved
 
 
-def restore(path: Path, old: str, record: Record) -> Path | None:
+def restore(path: Path, old: str, record: Record, *, root: Path | None) -> Path | None:
     """Give back the content from before sap-devs' first change (or delete the file it created)."""
     if record.before is None:
-        return delete(path, old, record)
+        return delete(path, old, record, root=root)
+    check_own_file(path, root)
     saved = backup(path, old)
     try:
         atomic_write_text(path, record.before)

@@ -24,13 +24,26 @@ class KnowledgeBase:
     profiles: dict[str, Profile]
     ignored_files: list[str] = field(default_factory=list)
     """Command-bearing pack files (tools.yaml, mcp.yaml) of untrusted folders, which were not loaded."""
+    left_out: list[str] = field(default_factory=list)
+    """Untrusted folders not read at all (``trusted_only``)."""
+    trusted_layers: dict[str, tuple[Path, str]] = field(default_factory=dict)
+    """Layers that needed trust and had it when loaded: name -> (folder, digest)."""
     _records: dict[str, list[tuple[str, Any]]] = field(default_factory=dict, repr=False)
 
     @classmethod
     def load(
-        cls, profile_id: str | None = None, *, cwd: Path | None = None, layers: list[Layer] | None = None
+        cls,
+        profile_id: str | None = None,
+        *,
+        cwd: Path | None = None,
+        layers: list[Layer] | None = None,
+        trusted_only: bool = False,
     ) -> KnowledgeBase:
-        content: LoadedContent = load_layers(layers if layers is not None else default_layers(cwd))
+        """With ``trusted_only``, folders that need trust and lack it (an untrusted project's, company's
+        or cache's) are left out whole, not just their commands."""
+        content: LoadedContent = load_layers(
+            layers if layers is not None else default_layers(cwd), trusted_only=trusted_only
+        )
         profile = resolve_profile(content, profile_id)
         return cls(
             packs=order_packs(content.packs, profile),
@@ -38,7 +51,21 @@ class KnowledgeBase:
             problems=content.problems,
             profiles=content.profiles,
             ignored_files=content.ignored_files,
+            left_out=content.left_out,
+            trusted_layers=content.trusted,
         )
+
+    def trust_lapsed(self, item: Any) -> bool:
+        """True when ``item`` (a tool check, a server) comes from a folder that was trusted when this
+        knowledge base was loaded and is not trusted with that digest any more (revoked, or trusted
+        again as it is now): a long-running server must not run what the user took back."""
+        origin = getattr(item, "_origin", None)
+        if not origin or origin[0] not in self.trusted_layers:
+            return False
+        from sap_devs.knowledge import trust
+
+        folder, digest = self.trusted_layers[origin[0]]
+        return trust.recorded(folder) != digest
 
     @property
     def pack_ids(self) -> list[str]:

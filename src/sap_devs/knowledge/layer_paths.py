@@ -30,7 +30,8 @@ class Layer:
 def default_layers(cwd: Path | None = None) -> list[Layer]:
     layers = [
         Layer("bundled", paths.bundled_root(), strict=True),
-        Layer("official", paths.cache_dir() / "official"),
+        # a cache folder any process of the user's can fill: content only until trusted, like the company one
+        Layer("official", paths.cache_dir() / "official", needs_trust=True),
         Layer("company", paths.cache_dir() / "company", needs_trust=True),
         Layer("user", paths.data_dir()),
     ]

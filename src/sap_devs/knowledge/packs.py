@@ -21,9 +21,10 @@ from sap_devs.knowledge.models import (
     TutorialRef,
     YouTubeSource,
 )
+from sap_devs.knowledge.pack_files import DISK, PackFiles
 from sap_devs.knowledge.tips import parse_tips
 from sap_devs.knowledge.verbosity import Sections, parse_sections
-from sap_devs.knowledge.yamlio import read_yaml, validate_list, validate_mapping
+from sap_devs.knowledge.yamlio import parse_yaml, validate_list, validate_mapping
 
 # file name -> (attribute, item model)
 LIST_FILES: dict[str, tuple[str, Any]] = {
@@ -64,11 +65,22 @@ class Pack:
         return self.meta.id
 
 
-def _read_markdown(path: Path) -> str:
+def _read(files: PackFiles, path: Path) -> bytes:
     try:
-        return path.read_text(encoding="utf-8")
+        return files.read(path)
+    except OSError as exc:
+        raise ContentError(str(path), f"cannot be read: {exc.strerror or exc}") from None
+
+
+def _read_markdown(files: PackFiles, path: Path) -> str:
+    try:
+        return _read(files, path).decode("utf-8")
     except UnicodeDecodeError as exc:
         raise ContentError(str(path), f"not UTF-8 text ({exc.reason})") from None
+
+
+def read_yaml_from(files: PackFiles, path: Path) -> Any:
+    return parse_yaml(path, _read(files, path))
 
 
 KNOWN_FILES = frozenset({"pack.yaml", "context.md", "constraints.md", "tips.md", *LIST_FILES})
@@ -94,12 +106,14 @@ def load_pack(
     layer: str = "bundled",
     problems: list[ContentError] | None = None,
     skip: frozenset[str] = frozenset(),
+    files: PackFiles = DISK,
 ) -> Pack:
     """Read and validate ``folder``; any problem raises ContentError naming the file and field.
 
     With ``problems`` given, every file is still checked and each problem is appended there
     instead of raised, which is what ``sap-devs content validate`` reports. Files named in ``skip``
-    are not read. Items from any layer but the bundled one carry their layer and file.
+    are not read. Items from any layer but the bundled one carry their layer and file. ``files`` is
+    where the bytes come from (a folder read once, for a folder that needs trust).
     """
     stamp = layer != "bundled"
 
@@ -115,9 +129,9 @@ def load_pack(
     meta_path = folder / "pack.yaml"
 
     def read_meta() -> PackMeta:
-        if not meta_path.is_file():
+        if not files.is_file(meta_path):
             raise ContentError(str(meta_path), "missing: every pack folder needs a pack.yaml")
-        meta = validate_mapping(PackMeta, read_yaml(meta_path), meta_path)
+        meta = validate_mapping(PackMeta, read_yaml_from(files, meta_path), meta_path)
         if meta.id != folder.name:
             raise ContentError(str(meta_path), f"field 'id': {meta.id!r} must match the folder name {folder.name!r}")
         return meta
@@ -130,21 +144,28 @@ def load_pack(
     )
     for name, attr in (("context.md", "context"), ("constraints.md", "constraints")):
         path = folder / name
-        if path.is_file():
-            sections = attempt(lambda path=path: parse_sections(_read_markdown(path), source=str(path)))
+        if files.is_file(path):
+            sections = attempt(lambda path=path: parse_sections(_read_markdown(files, path), source=str(path)))
             if sections is not None:
                 setattr(pack, attr, _marked(sections, layer, path) if stamp else sections)
     tips = folder / "tips.md"
-    if tips.is_file():
-        pack.tips = attempt(lambda: parse_tips(_read_markdown(tips), pack_id=folder.name, source=str(tips))) or []
+    if files.is_file(tips):
+        pack.tips = (
+            attempt(lambda: parse_tips(_read_markdown(files, tips), pack_id=folder.name, source=str(tips))) or []
+        )
         if stamp:
             _stamped(pack.tips, layer, tips)
     for name, (attr, model) in LIST_FILES.items():
         path = folder / name
-        if name not in skip and path.is_file():
-            items = attempt(lambda path=path, model=model: validate_list(model, read_yaml(path), path)) or []
+        if name not in skip and files.is_file(path):
+            items = attempt(lambda path=path, model=model: _list(files, model, path)) or []
             setattr(pack, attr, _stamped(items, layer, path) if stamp else items)
     return pack
+
+
+def _list(files: PackFiles, model: Any, path: Path) -> list[Any]:
+    raw = _read(files, path)
+    return validate_list(model, parse_yaml(path, raw), path, raw)
 
 
 def _merge_by_key(base: list[Any], extra: list[Any], key: str, kept: list[str] | None) -> list[Any]:

@@ -28,15 +28,25 @@ def _read_bounded(path: Path) -> bytes:
             raw = handle.read(MAX_YAML_BYTES + 1)
     except OSError as exc:
         raise ContentError(str(path), f"cannot be read: {exc.strerror or exc}") from None
+    return bounded(path, raw)
+
+
+def read_yaml(path: Path) -> Any:
+    return parse_yaml(path, _read_bounded(path))
+
+
+def bounded(path: Path, raw: bytes) -> bytes:
+    """``raw`` (read by the caller), or ContentError when it is too large for a pack file."""
     if len(raw) > MAX_YAML_BYTES:
         raise ContentError(str(path), f"larger than {MAX_YAML_BYTES // (1024 * 1024)} MB; split it or remove it")
     return raw
 
 
-def read_yaml(path: Path) -> Any:
+def parse_yaml(path: Path, raw: bytes) -> Any:
+    """The YAML in ``raw``, the bytes of ``path`` (named in errors)."""
     from sap_devs.knowledge.parsed_yaml import lookup
 
-    raw = _read_bounded(path)
+    raw = bounded(path, raw)
     found, data = lookup(path, raw)
     if found:
         return data
@@ -93,10 +103,10 @@ def validate_mapping(model: type[M], data: Any, path: Path) -> M:
         raise ContentError(str(path), describe_validation_error(exc)) from None
 
 
-def _item_lines(path: Path) -> list[int]:
+def _item_lines(path: Path, raw: bytes | None) -> list[int]:
     """1-based start line of each top-level list item, for error messages (parsed only on failure)."""
     try:
-        node = safe_yaml.compose(_read_bounded(path).decode("utf-8"))
+        node = safe_yaml.compose((_read_bounded(path) if raw is None else bounded(path, raw)).decode("utf-8"))
     except (ContentError, UnicodeDecodeError, yaml.YAMLError):
         return []
     if not isinstance(node, yaml.SequenceNode):
@@ -104,10 +114,11 @@ def _item_lines(path: Path) -> list[int]:
     return [item.start_mark.line + 1 for item in node.value]
 
 
-def validate_list(model: type[M], data: Any, path: Path) -> list[M]:
+def validate_list(model: type[M], data: Any, path: Path, source: bytes | None = None) -> list[M]:
     """Validate a YAML list of items; an empty or comment-only file is an empty list.
 
-    Every bad item is reported, not just the first, each with its line.
+    Every bad item is reported, not just the first, each with its line (from ``source``, the bytes
+    ``data`` was parsed from, when given; else the file is read again).
     """
     if data is None:
         return []
@@ -139,7 +150,7 @@ def validate_list(model: type[M], data: Any, path: Path) -> list[M]:
             seen.add(key)
         items.append(item)
     if problems:
-        lines = _item_lines(path)
+        lines = _item_lines(path, source)
         shown = problems[:MAX_PROBLEMS]
         located = [f"line {lines[i - 1]}, {text}" if i - 1 < len(lines) else text for i, text in shown]
         if len(problems) > MAX_PROBLEMS:

@@ -68,6 +68,8 @@ async def handle(params: Input, ctx: ToolContext) -> Output:
     if params.tool and not defs:
         known = ", ".join(sorted(seen)) or "none"
         raise ToolError(f"No tool check with id {params.tool!r}.", hint=f"Known tool ids: {known}.")
+    lapsed = [tool.id for _, tool in defs if kb.trust_lapsed(tool)]
+    defs = [(pack, tool) for pack, tool in defs if tool.id not in lapsed]
     results = await check_tools(defs[: params.limit])
     needs = _project_needs(ctx) if any(r.tool.id in PROJECT_TOOLS for r in results) else {}
     items = []
@@ -90,6 +92,12 @@ async def handle(params: Input, ctx: ToolContext) -> Output:
         hint = f"{len(problems)} tool(s) need attention: " + ", ".join(f"{p.id} ({p.status})" for p in problems)
     elif len(defs) > params.limit:
         hint = f"Checked {params.limit} of {len(defs)} tools. Raise limit or filter by pack to check the rest."
+    if lapsed:
+        note = (
+            f"Not run: {', '.join(lapsed[:5])}, because the folder defining them is no longer trusted as it was "
+            "when the server started (trust revoked or given again); restart the server to load it anew."
+        )
+        hint = f"{hint} {note}" if hint else note
     ignored = [f for f in kb.ignored_files if f.endswith("tools.yaml")]
     if ignored:
         note = (
