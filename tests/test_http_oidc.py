@@ -176,7 +176,7 @@ async def test_key_rotation_is_picked_up(issuer: Issuer) -> None:
         issuer.key, issuer.kid = ec.generate_private_key(ec.SECP256R1()), "k2"
         jwk = json.loads(jwt.algorithms.ECAlgorithm.to_jwk(issuer.key.public_key()))
         issuer.jwks = {"keys": [{**jwk, "kid": "k2", "use": "sig", "alg": "ES256"}]}
-        verifier._fetched -= 3600  # the minimum interval between refetches has passed
+        verifier._attempted -= 3600  # the minimum interval between refetches has passed
         token = issuer.token(alg="ES256")
         access = await verifier.verify_token(token)
         assert access is not None and access.subject == "alice@example.com" and access.client_id == "claude-code"
