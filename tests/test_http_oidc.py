@@ -25,7 +25,7 @@ from sap_devs.mcp.registry import Registry
 from sap_devs.mcp.server import build_server
 from tests.conftest import bundled_layer
 from tests.http_helpers import sap_devs_http
-from tests.loopback import Loopback
+from tests.loopback import Loopback, Route
 
 AUDIENCE = "sap-devs-mcp"
 SCOPE = "sap-devs.read"
@@ -60,7 +60,9 @@ class Issuer:
         jwk = json.loads(jwt.algorithms.RSAAlgorithm.to_jwk(self.key.public_key()))
         self.jwks = {"keys": [{**jwk, "kid": self.kid, "use": "sig", "alg": "RS256"}]}
 
-    def token(self, key: Any = None, alg: str = "RS256", kid: str | None = None, **overrides: Any) -> str:
+    def token(
+        self, key: Any = None, alg: str = "RS256", kid: str | None = None, typ: str | None = "JWT", **overrides: Any
+    ) -> str:
         now = int(time.time())
         claims = {
             "iss": self.issuer,
@@ -73,7 +75,8 @@ class Issuer:
         }
         claims.update(overrides)
         claims = {k: v for k, v in claims.items() if v is not None}
-        return jwt.encode(claims, key or self.key, algorithm=alg, headers={"kid": kid or self.kid})
+        # typ None: no typ at all (PyJWT would add "JWT")
+        return jwt.encode(claims, key or self.key, algorithm=alg, headers={"kid": kid or self.kid, "typ": typ})
 
 
 @pytest.fixture(scope="module")
@@ -209,3 +212,116 @@ def test_tokens_and_keys_do_not_reach_the_logs(server_url: str, issuer: Issuer, 
         _post(server_url, issuer.token(aud="x"))
         _post(server_url, key)
     assert token[-20:] not in caplog.text and key[-20:] not in caplog.text
+
+
+@pytest.mark.anyio
+async def test_id_tokens_are_refused_access_tokens_accepted(issuer: Issuer) -> None:
+    verifier = OidcVerifier(OidcSettings(issuer=issuer.issuer, audience=[AUDIENCE]))  # no scope required
+    await verifier.start()
+    for accepted in (issuer.token(), issuer.token(typ="at+jwt"), issuer.token(typ="application/at+jwt")):
+        assert await verifier.verify_token(accepted) is not None
+    assert jwt.get_unverified_header(issuer.token(typ=None)).get("typ") is None
+    assert await verifier.verify_token(issuer.token(typ=None)) is not None
+    id_tokens = {
+        "nonce": issuer.token(nonce="n-0S6_WzA2Mj"),
+        "at_hash": issuer.token(at_hash="77QmUPtjPfzWtF2AnpK9RQ"),
+        "c_hash": issuer.token(c_hash="LDktKdoQak3Pk0cnXxCltA"),
+        "typ id_token+jwt": issuer.token(typ="id_token+jwt"),
+        "typ logout+jwt": issuer.token(typ="logout+jwt"),
+    }
+    keycloak_id = jwt.encode(
+        {"iss": issuer.issuer, "aud": AUDIENCE, "sub": "a", "exp": int(time.time()) + 60, "typ": "ID"},
+        issuer.key,
+        algorithm="RS256",
+        headers={"kid": issuer.kid},
+    )
+    id_tokens["Keycloak typ ID"] = keycloak_id
+    for reason, token in id_tokens.items():
+        assert await verifier.verify_token(token) is None, reason
+    strict = OidcVerifier(OidcSettings(issuer=issuer.issuer, audience=[AUDIENCE], token_types=["at+jwt"]))
+    await strict.start()
+    assert await strict.verify_token(issuer.token(typ="at+jwt")) is not None
+    assert await strict.verify_token(issuer.token()) is None
+
+
+@pytest.mark.anyio
+async def test_a_deeply_nested_jwks_is_a_clean_error_never_a_crash(issuer: Issuer) -> None:
+    deep = b'{"keys": [' + b"[" * 50_000 + b"]" * 50_000 + b"]}"
+    with Loopback().running() as idp:
+        idp.add("/jwks", body=deep)
+        verifier = OidcVerifier(OidcSettings(issuer=idp.base, audience=[AUDIENCE], jwks_url=idp.url("/jwks")))
+        with pytest.raises(SapDevsError, match="nested deeper"):
+            await verifier.start()
+    # a server already running: a later JWKS that deep is a refused token, not an error
+    running = OidcVerifier(OidcSettings(issuer=issuer.issuer, audience=[AUDIENCE]))
+    await running.start()
+    jwks = issuer.idp.routes["/jwks"]
+    try:
+        issuer.idp.routes["/jwks"] = [Route(body=deep)]
+        running._attempted -= 3600
+        assert await running.verify_token(issuer.token(kid="k-rotated")) is None
+        assert await running.verify_token(issuer.token()) is not None  # the keys it had still serve
+    finally:
+        issuer.idp.routes["/jwks"] = jwks
+        await running.aclose()
+
+
+def _jwks_requests(idp: Loopback) -> int:
+    return sum(r.path == "/jwks" for r in idp.requests)
+
+
+@pytest.mark.anyio
+async def test_stale_keys_keep_serving_while_the_provider_hangs(
+    issuer: Issuer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from sap_devs.http import oidc
+
+    verifier = OidcVerifier(OidcSettings(issuer=issuer.issuer, audience=[AUDIENCE]))
+    await verifier.start()
+    token = issuer.token()
+    monkeypatch.setattr(oidc, "KEYS_TTL", 0.0)  # every key is stale from now on
+    monkeypatch.setattr(oidc, "REFRESH_MIN_INTERVAL", 0.0)
+    jwks = issuer.idp.routes["/jwks"]
+    before = _jwks_requests(issuer.idp)
+    try:
+        issuer.idp.routes["/jwks"] = [Route(body=lambda: json.dumps(issuer.jwks).encode(), delay=6.0)]  # hangs
+
+        async def timed() -> float:
+            started = time.perf_counter()
+            assert await verifier.verify_token(token) is not None
+            return time.perf_counter() - started
+
+        import anyio
+
+        took: list[float] = []
+
+        async def one() -> None:
+            took.append(await timed())
+
+        async with anyio.create_task_group() as tg:
+            for _ in range(4):
+                tg.start_soon(one)
+        assert max(took) < 1.0, f"valid callers waited for the provider: {took}"
+        await anyio.sleep(0.3)
+        assert _jwks_requests(issuer.idp) - before == 1, "one background refresh, not one per request"
+    finally:
+        await verifier.aclose()
+        issuer.idp.routes["/jwks"] = jwks
+
+
+@pytest.mark.anyio
+async def test_unknown_key_ids_fetch_at_most_once_per_interval(issuer: Issuer) -> None:
+    verifier = OidcVerifier(OidcSettings(issuer=issuer.issuer, audience=[AUDIENCE]))
+    await verifier.start()
+    jwks = issuer.idp.routes["/jwks"]
+    before = _jwks_requests(issuer.idp)
+    try:
+        issuer.idp.routes["/jwks"] = [Route(status=503, body=b"down")]
+        verifier._attempted -= 3600  # the interval since start-up has passed
+        for n in range(30):
+            assert await verifier.verify_token(issuer.token(kid=f"made-up-{n}")) is None
+        assert _jwks_requests(issuer.idp) - before <= 3, "made-up key ids made the server fetch again and again"
+        assert await verifier.verify_token(issuer.token()) is not None
+    finally:
+        await verifier.aclose()
+        issuer.idp.routes["/jwks"] = jwks

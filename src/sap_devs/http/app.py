@@ -540,6 +540,8 @@ def build_app(server: Any, settings: HttpSettings, *, ctx: Any = None) -> Starle
             threading.Thread(target=_warm, name="sap-devs-warm-up", daemon=True).start()
             yield
             state["ready"] = False
+        if oidc is not None:
+            await oidc.aclose()
 
     def _warm() -> None:
         if ctx is not None:

@@ -14,6 +14,7 @@ import contextlib
 import hashlib
 import hmac
 import json
+import logging
 import os
 import re
 import secrets
@@ -29,6 +30,7 @@ from typing import Any
 
 from sap_devs.core.errors import SapDevsError
 
+log = logging.getLogger(__name__)
 PREFIX = "sdk_"
 _KEY_RE = re.compile(r"^sdk_([0-9a-f]{8})_([A-Za-z0-9_-]{43})$")
 _NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 ._@-]{0,63}$")
@@ -223,14 +225,18 @@ class KeyStore:
         self._by_id: dict[str, KeyEntry] = {}
         self._stamp: Any = None
         self._checked = 0.0
+        self._refused: Any = None
         self.reload()
 
-    def reload(self) -> None:
+    def _stamp_now(self) -> Any:
         try:
             st = self.path.stat()
-            stamp: Any = (st.st_mtime_ns, st.st_size, st.st_ino, st.st_mode, st.st_uid)
         except FileNotFoundError:
-            stamp = None
+            return None
+        return (st.st_mtime_ns, st.st_size, st.st_ino, st.st_mode, st.st_uid)
+
+    def reload(self) -> None:
+        stamp = self._stamp_now()
         if stamp == self._stamp and self._by_id is not None:
             return
         check_file_safety(self.path)  # a file made world-writable while serving: the last good keys stay
@@ -247,8 +253,12 @@ class KeyStore:
             return
         with self._lock:
             self._checked = now
-            with contextlib.suppress(SapDevsError):  # a half-edited file keeps the last good keys
+            try:
                 self.reload()
+            except SapDevsError as exc:  # a half-edited or unsafe file: the last good keys stay
+                if self._refused != self._stamp_now():
+                    log.warning("API keys not reloaded: %s", exc)
+                    self._refused = self._stamp_now()
 
     def verify(self, key: str) -> KeyEntry | None:
         match = _KEY_RE.match(key)

@@ -11,6 +11,7 @@ or, as XSUAA sends it, a list) or ``scp``.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import re
@@ -210,6 +211,14 @@ class OidcVerifier:
             raise SapDevsError(f"Cannot load the OIDC signing keys: {exc}") from None
         if not self._keys:
             raise SapDevsError(f"The OIDC JWKS at {self._jwks_url} holds no usable signing keys.")
+
+    async def aclose(self) -> None:
+        """Stop a refresh still running (the server is shutting down)."""
+        task, self._refresh_task = self._refresh_task, None
+        if task is not None and not task.done():
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
 
     async def _key_for(self, kid: str) -> jwt.PyJWK | None:
         key = self._keys.get(kid)
