@@ -237,9 +237,18 @@ async def test_a_password_equal_to_log_text_does_not_rewrite_other_callers_lines
     for handler in saved:
         access_log.removeHandler(handler)
     setup_access_log()
-    adt.delay = 2.0
+    call = {
+        "jsonrpc": "2.0",
+        "id": 9,
+        "method": "tools/call",
+        "params": {"name": "get_known_errors", "arguments": {"query": "SQL error 258"}},
+    }
+    headers = {**MCP_HEADERS, "mcp-protocol-version": "2025-06-18"}
     try:
         with serve(tmp_path) as base:
+            async with httpx.AsyncClient(timeout=30) as http:  # the packs load before Alice's call starts
+                assert (await http.post(base + "/mcp", json=call, headers=headers)).status_code == 200
+            adt.delay = 6.0
             async with anyio.create_task_group() as tg:
 
                 async def alice() -> None:
@@ -249,15 +258,10 @@ async def test_a_password_equal_to_log_text_does_not_rewrite_other_callers_lines
                 tg.start_soon(alice)
                 while not adt.requests:  # Alice's call has reached the system and waits there
                     await anyio.sleep(0.02)
-                call = {
-                    "jsonrpc": "2.0",
-                    "id": 9,
-                    "method": "tools/call",
-                    "params": {"name": "get_known_errors", "arguments": {"query": "SQL error 258"}},
-                }
-                headers = {**MCP_HEADERS, "mcp-protocol-version": "2025-06-18", "X-Request-Id": "bob-1"}
                 async with httpx.AsyncClient(timeout=30) as http:
-                    assert (await http.post(base + "/mcp", json=call, headers=headers)).status_code == 200
+                    bob = await http.post(base + "/mcp", json=call, headers={**headers, "X-Request-Id": "bob-1"})
+                    assert bob.status_code == 200
+                    assert adt.requests[-1].headers.get("authorization") == basic("ALICE", "tools/call")
                 deadline = time.monotonic() + 10
                 while '"bob-1"' not in out.getvalue() and time.monotonic() < deadline:
                     await anyio.sleep(0.02)
@@ -266,5 +270,5 @@ async def test_a_password_equal_to_log_text_does_not_rewrite_other_callers_lines
             access_log.removeHandler(handler)
         for handler in saved:
             access_log.addHandler(handler)
-    bob = next(json.loads(line) for line in out.getvalue().splitlines() if '"bob-1"' in line)
-    assert bob["rpc"] == "tools/call" and bob["tool"] == "get_known_errors", bob
+    line = next(json.loads(line) for line in out.getvalue().splitlines() if '"bob-1"' in line)
+    assert line["rpc"] == "tools/call" and line["tool"] == "get_known_errors", line

@@ -456,7 +456,7 @@ def read_tarball(source: DocSource, tar_path: str) -> tuple[str, Iterator[tuple[
             while member is not None:
                 expanded += member.size
                 if expanded > MAX_EXPANDED_BYTES:
-                    raise TarballRefused(f"the tarball expands to more than {MAX_EXPANDED_BYTES // 2**20} MiB")
+                    raise TarballRefused(f"it expands to more than {MAX_EXPANDED_BYTES // 2**20} MiB")
                 inner = member.name.split("/", 1)[1] if "/" in member.name else member.name
                 if member.size <= MAX_PAGE_BYTES and (is_page(source, inner) or inner == REDIRECTS):
                     handle = tar.extractfile(member)
@@ -464,7 +464,7 @@ def read_tarball(source: DocSource, tar_path: str) -> tuple[str, Iterator[tuple[
                         data = handle.read(MAX_PAGE_BYTES + 1)
                         kept += len(data)
                         if kept > MAX_PAGES_BYTES:
-                            raise TarballRefused(f"the tarball's pages hold more than {MAX_PAGES_BYTES // 2**20} MiB")
+                            raise TarballRefused(f"its pages hold more than {MAX_PAGES_BYTES // 2**20} MiB")
                         yield inner, data.decode("utf-8", errors="replace")
                 member = _next_file(tar)
         finally:
@@ -478,7 +478,7 @@ def _next_file(tar: tarfile.TarFile) -> tarfile.TarInfo | None:
     against MAX_MEMBERS with everything passed over."""
     while True:
         if len(tar.members) >= MAX_MEMBERS:
-            raise TarballRefused(f"the tarball has more than {MAX_MEMBERS:,} entries")
+            raise TarballRefused(f"it has more than {MAX_MEMBERS:,} entries")
         member = tar.next()
         if member is None or member.isfile():
             return member
