@@ -346,3 +346,53 @@ async def test_a_failed_index_write_keeps_the_index_in_use(server, docs_env, mon
     assert result.status == "failed" and "could not write the documentation index" in result.message
     assert "disk is full" in result.message and cache.read(docs_sync.CACHE_NAME) is None
     assert store.current().path == docs_env and search("walrus") == ["capire/docs"]
+
+
+def bomb_tarball(source: DocSource, sha: str, word: str, extra: dict[str, bytes]) -> bytes:
+    """A real page of ``source`` plus ``extra`` files (path -> content) in GitHub's layout."""
+    files = {**cap_files(word)}
+    top = f"{source.owner}-{source.name}-{sha[:7]}"
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w:gz", format=tarfile.PAX_FORMAT, pax_headers={"comment": sha}) as tar:
+        for path, data in [*((p, t.encode()) for p, t in files.items()), *extra.items()]:
+            info = tarfile.TarInfo(f"{top}/{path}")
+            info.size = len(data)
+            tar.addfile(info, io.BytesIO(data))
+    return buffer.getvalue()
+
+
+@pytest.mark.parametrize(
+    ("limit", "value", "extra", "reason"),
+    [
+        ("MAX_MEMBERS", 60, {f"img/{n}.png": b"" for n in range(100)}, "more than 60 entries"),
+        ("MAX_PAGES_BYTES", 64 * 1024, {f"guides/p{n}.md": b"# P\n\n" + b"x" * 8192 for n in range(20)}, "pages hold"),
+        ("MAX_EXPANDED_BYTES", 1024 * 1024, {"img/huge.bin": b"\0" * (2 * 1024 * 1024)}, "expands to more"),
+    ],
+)
+async def test_a_tarball_over_a_limit_is_refused_and_the_index_in_use_stays(
+    server, docs_env, monkeypatch, limit: str, value: int, extra: dict[str, bytes], reason: str
+) -> None:
+    from sap_devs.docs import ingest
+
+    monkeypatch.setattr(ingest, limit, value, raising=False)  # the same limits, scaled down to test sizes
+    serve_commit(server, CAP, SHA["cap2"])
+    serve_commit(server, FIORI, SHA["fio1"])
+    serve_tarball(server, CAP, SHA["cap2"], bomb_tarball(CAP, SHA["cap2"], "kraken", extra))
+    result = await sync(server, retries=0)
+    assert result.status == "failed", result.message
+    assert "capire/docs" in result.message and "refused" in result.message and reason in result.message
+    assert not store.synced_path().exists() and leftovers() == []
+    assert search("walrus") == ["capire/docs"] and search("kraken") == []
+
+
+async def test_a_page_over_the_page_limit_is_left_out(server, docs_env) -> None:
+    from sap_devs.docs import ingest
+
+    big = b"# Huge\n\n" + b"squid " * (1_800_000 // 6)  # a page no real repository has (the largest: 740 KB)
+    assert len(big) > ingest.MAX_PAGE_BYTES
+    serve_commit(server, CAP, SHA["cap2"])
+    serve_commit(server, FIORI, SHA["fio1"])
+    serve_tarball(server, CAP, SHA["cap2"], bomb_tarball(CAP, SHA["cap2"], "kraken", {"guides/huge.md": big}))
+    result = await sync(server, retries=0)
+    assert result.status == "ok", result.message
+    assert search("kraken") == ["capire/docs"] and search("squid") == []

@@ -137,3 +137,40 @@ def test_a_client_that_leaves_after_the_tool_list_gets_it_and_the_server_exits(t
     replies = [json.loads(line) for line in proc.stdout.splitlines()]
     assert proc.returncode == 0, proc.stderr.decode()
     assert [r["id"] for r in replies] == [1, 2] and all("result" in r for r in replies)
+
+
+def _replies_to(home: Path, data: bytes, expected: set[Any], *, front: bool) -> dict[Any, dict]:
+    """The replies to ``data`` sent as it is, stdin kept open until every expected id has one."""
+    env = dict(os.environ, SAP_DEVS_DATA_DIR=str(home / "data"), SAP_DEVS_CACHE_DIR=str(home / "cache"))
+    env["SAP_DEVS_FAST_FRONT"] = "1" if front else "0"
+    proc = subprocess.Popen(  # unbuffered: select() must see every line that is not read yet
+        SERVE, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env, cwd=home, bufsize=0
+    )
+    assert proc.stdin is not None and proc.stdout is not None
+    proc.stdin.write(data)
+    proc.stdin.flush()
+    replies: dict[Any, dict] = {}
+    try:
+        while set(replies) != expected:
+            ready, _, _ = select.select([proc.stdout], [], [], 60)
+            if not ready:
+                break  # what came is what the client gets
+            line = proc.stdout.readline()
+            if not line:
+                break
+            reply = json.loads(line)
+            replies[reply.get("id")] = reply
+    finally:
+        proc.stdin.close()
+        proc.wait(timeout=30)
+    return replies
+
+
+@pytest.mark.parametrize("between", [b"\r", b"\r\r", b"\n\r"])
+def test_a_lone_cr_between_two_messages_answers_both(tmp_path: Path, between: bytes) -> None:
+    """The SDK's reader takes a lone CR for a line end (universal newlines); the front does too."""
+    data = json.dumps(INIT).encode() + between + json.dumps({"jsonrpc": "2.0", "id": 2, "method": "ping"}).encode()
+    with_front = _replies_to(tmp_path, data + b"\n", {1, 2}, front=True)
+    assert set(with_front) == {1, 2}, with_front
+    assert "result" in with_front[1] and with_front[2]["result"] == {}
+    assert with_front == _replies_to(tmp_path, data + b"\n", {1, 2}, front=False)

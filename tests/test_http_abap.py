@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import base64
 import io
+import json
 import logging
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -197,3 +199,76 @@ def test_cli_serves_abap_tools_only_with_the_flag(adt: FakeAdt, monkeypatch: pyt
     assert "ABAP tools for" in args.banner
     _, plain, _, _ = build_http(["--transport", "http"])
     assert plain.adt_config is None
+
+
+@pytest.mark.usefixtures("system_env")
+def test_credentials_with_bytes_outside_ascii_are_a_400(tmp_path: Path) -> None:
+    call = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "tools/call",
+        "params": {"name": "get_program", "arguments": {"name": "ZTEST_PROGRAM"}},
+    }
+    headers = {**MCP_HEADERS, "mcp-protocol-version": "2025-06-18"}
+    with serve(tmp_path) as base:
+        for value in (b"Bearer \xff\xfe-token", b"Basic \xff", b"Bearer tok\x7fen"):
+            answer = httpx.post(base + "/mcp", json=call, headers={**headers, "X-SAP-Authorization": value})
+            assert answer.status_code == 400, (value, answer.status_code, answer.text[:200])
+            assert "X-SAP-Authorization must be printable ASCII" in answer.json()["error"]
+
+
+@pytest.mark.anyio
+@pytest.mark.usefixtures("system_env")
+async def test_a_password_equal_to_log_text_does_not_rewrite_other_callers_lines(
+    adt: FakeAdt, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Alice's SAP password is "tools/call"; while her request runs, Bob's access line still says
+    what Bob called (the production handler, as ``setup_access_log`` installs it)."""
+    import sys
+
+    import anyio
+
+    from sap_devs.http.app import setup_access_log
+
+    out = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", out)
+    monkeypatch.delenv("SAP_DEVS_ACCESS_LOG", raising=False)
+    saved = list(access_log.handlers)
+    for handler in saved:
+        access_log.removeHandler(handler)
+    setup_access_log()
+    call = {
+        "jsonrpc": "2.0",
+        "id": 9,
+        "method": "tools/call",
+        "params": {"name": "get_known_errors", "arguments": {"query": "SQL error 258"}},
+    }
+    headers = {**MCP_HEADERS, "mcp-protocol-version": "2025-06-18"}
+    try:
+        with serve(tmp_path) as base:
+            async with httpx.AsyncClient(timeout=30) as http:  # the packs load before Alice's call starts
+                assert (await http.post(base + "/mcp", json=call, headers=headers)).status_code == 200
+            adt.delay = 6.0
+            async with anyio.create_task_group() as tg:
+
+                async def alice() -> None:
+                    async with client(base, basic("ALICE", "tools/call")) as session:
+                        await session.call_tool("get_program", {"name": "ZTEST_PROGRAM"})
+
+                tg.start_soon(alice)
+                while not adt.requests:  # Alice's call has reached the system and waits there
+                    await anyio.sleep(0.02)
+                async with httpx.AsyncClient(timeout=30) as http:
+                    bob = await http.post(base + "/mcp", json=call, headers={**headers, "X-Request-Id": "bob-1"})
+                    assert bob.status_code == 200
+                    assert adt.requests[-1].headers.get("authorization") == basic("ALICE", "tools/call")
+                deadline = time.monotonic() + 10
+                while '"bob-1"' not in out.getvalue() and time.monotonic() < deadline:
+                    await anyio.sleep(0.02)
+    finally:
+        for handler in list(access_log.handlers):
+            access_log.removeHandler(handler)
+        for handler in saved:
+            access_log.addHandler(handler)
+    line = next(json.loads(line) for line in out.getvalue().splitlines() if '"bob-1"' in line)
+    assert line["rpc"] == "tools/call" and line["tool"] == "get_known_errors", line

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import anyio
 import httpx
 import httpx2
 import jwt
@@ -17,6 +18,7 @@ from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
 from sap_devs.core.errors import SapDevsError
+from sap_devs.http import oidc
 from sap_devs.http.app import HttpSettings
 from sap_devs.http.keys import create_key
 from sap_devs.http.oidc import OidcSettings, OidcVerifier, token_scopes
@@ -25,7 +27,7 @@ from sap_devs.mcp.registry import Registry
 from sap_devs.mcp.server import build_server
 from tests.conftest import bundled_layer
 from tests.http_helpers import sap_devs_http
-from tests.loopback import Loopback
+from tests.loopback import Loopback, Route
 
 AUDIENCE = "sap-devs-mcp"
 SCOPE = "sap-devs.read"
@@ -60,7 +62,9 @@ class Issuer:
         jwk = json.loads(jwt.algorithms.RSAAlgorithm.to_jwk(self.key.public_key()))
         self.jwks = {"keys": [{**jwk, "kid": self.kid, "use": "sig", "alg": "RS256"}]}
 
-    def token(self, key: Any = None, alg: str = "RS256", kid: str | None = None, **overrides: Any) -> str:
+    def token(
+        self, key: Any = None, alg: str = "RS256", kid: str | None = None, typ: str | None = "JWT", **overrides: Any
+    ) -> str:
         now = int(time.time())
         claims = {
             "iss": self.issuer,
@@ -73,7 +77,8 @@ class Issuer:
         }
         claims.update(overrides)
         claims = {k: v for k, v in claims.items() if v is not None}
-        return jwt.encode(claims, key or self.key, algorithm=alg, headers={"kid": kid or self.kid})
+        # typ None: no typ at all (PyJWT would add "JWT")
+        return jwt.encode(claims, key or self.key, algorithm=alg, headers={"kid": kid or self.kid, "typ": typ})
 
 
 @pytest.fixture(scope="module")
@@ -176,7 +181,7 @@ async def test_key_rotation_is_picked_up(issuer: Issuer) -> None:
         issuer.key, issuer.kid = ec.generate_private_key(ec.SECP256R1()), "k2"
         jwk = json.loads(jwt.algorithms.ECAlgorithm.to_jwk(issuer.key.public_key()))
         issuer.jwks = {"keys": [{**jwk, "kid": "k2", "use": "sig", "alg": "ES256"}]}
-        verifier._fetched -= 3600  # the minimum interval between refetches has passed
+        verifier._attempted -= 3600  # the minimum interval between refetches has passed
         token = issuer.token(alg="ES256")
         access = await verifier.verify_token(token)
         assert access is not None and access.subject == "alice@example.com" and access.client_id == "claude-code"
@@ -209,3 +214,123 @@ def test_tokens_and_keys_do_not_reach_the_logs(server_url: str, issuer: Issuer, 
         _post(server_url, issuer.token(aud="x"))
         _post(server_url, key)
     assert token[-20:] not in caplog.text and key[-20:] not in caplog.text
+
+
+@pytest.mark.anyio
+async def test_id_tokens_are_refused_access_tokens_accepted(issuer: Issuer) -> None:
+    verifier = OidcVerifier(OidcSettings(issuer=issuer.issuer, audience=[AUDIENCE]))  # no scope required
+    await verifier.start()
+    for accepted in (issuer.token(), issuer.token(typ="at+jwt"), issuer.token(typ="application/at+jwt")):
+        assert await verifier.verify_token(accepted) is not None
+    assert jwt.get_unverified_header(issuer.token(typ=None)).get("typ") is None
+    assert await verifier.verify_token(issuer.token(typ=None)) is not None
+    id_tokens = {
+        "nonce": issuer.token(nonce="n-0S6_WzA2Mj"),
+        "at_hash": issuer.token(at_hash="77QmUPtjPfzWtF2AnpK9RQ"),
+        "c_hash": issuer.token(c_hash="LDktKdoQak3Pk0cnXxCltA"),
+        "typ id_token+jwt": issuer.token(typ="id_token+jwt"),
+        "typ logout+jwt": issuer.token(typ="logout+jwt"),
+    }
+    keycloak_id = jwt.encode(
+        {"iss": issuer.issuer, "aud": AUDIENCE, "sub": "a", "exp": int(time.time()) + 60, "typ": "ID"},
+        issuer.key,
+        algorithm="RS256",
+        headers={"kid": issuer.kid},
+    )
+    id_tokens["Keycloak typ ID"] = keycloak_id
+    for reason, token in id_tokens.items():
+        assert await verifier.verify_token(token) is None, reason
+    strict = OidcVerifier(OidcSettings(issuer=issuer.issuer, audience=[AUDIENCE], token_types=["at+jwt"]))
+    await strict.start()
+    assert await strict.verify_token(issuer.token(typ="at+jwt")) is not None
+    assert await strict.verify_token(issuer.token()) is None
+
+
+@pytest.mark.anyio
+async def test_a_deeply_nested_jwks_is_a_clean_error_never_a_crash(
+    issuer: Issuer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    deep = b'{"keys": [' + b"[" * 50_000 + b"]" * 50_000 + b"]}"
+    with Loopback().running() as idp:
+        idp.add("/jwks", body=deep)
+        verifier = OidcVerifier(OidcSettings(issuer=idp.base, audience=[AUDIENCE], jwks_url=idp.url("/jwks")))
+        with pytest.raises(SapDevsError, match="nested deeper"):
+            await verifier.start()
+    # a server already running: a later JWKS that deep is a refused token, not an error
+    running = OidcVerifier(OidcSettings(issuer=issuer.issuer, audience=[AUDIENCE]))
+    await running.start()
+    jwks = issuer.idp.routes["/jwks"]
+    try:
+        issuer.idp.routes["/jwks"] = [Route(body=deep)]
+        monkeypatch.setattr(oidc, "REFRESH_MIN_INTERVAL", 1.0)
+        await anyio.sleep(1.1)  # past the interval between fetches; the keys are still fresh
+        assert await running.verify_token(issuer.token(kid="k-rotated")) is None
+        assert await running.verify_token(issuer.token()) is not None  # the keys it had still serve
+    finally:
+        issuer.idp.routes["/jwks"] = jwks
+        await _close(running)
+
+
+async def _close(verifier: OidcVerifier) -> None:
+    """Stop a background refresh still waiting for the provider."""
+    close = getattr(verifier, "aclose", None)  # (a verifier that never refreshes in the background has none)
+    if close is not None:
+        await close()
+
+
+def _jwks_requests(idp: Loopback) -> int:
+    return sum(r.path == "/jwks" for r in idp.requests)
+
+
+@pytest.mark.anyio
+async def test_stale_keys_keep_serving_while_the_provider_hangs(
+    issuer: Issuer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    verifier = OidcVerifier(OidcSettings(issuer=issuer.issuer, audience=[AUDIENCE]))
+    await verifier.start()
+    token = issuer.token()
+    monkeypatch.setattr(oidc, "KEYS_TTL", 0.0)  # every key is stale from now on
+    monkeypatch.setattr(oidc, "REFRESH_MIN_INTERVAL", 0.0)
+    jwks = issuer.idp.routes["/jwks"]
+    before = _jwks_requests(issuer.idp)
+    try:
+        issuer.idp.routes["/jwks"] = [Route(body=lambda: json.dumps(issuer.jwks).encode(), delay=6.0)]  # hangs
+
+        async def timed() -> float:
+            started = time.perf_counter()
+            assert await verifier.verify_token(token) is not None
+            return time.perf_counter() - started
+
+        took: list[float] = []
+
+        async def one() -> None:
+            took.append(await timed())
+
+        async with anyio.create_task_group() as tg:
+            for _ in range(4):
+                tg.start_soon(one)
+        assert max(took) < 1.0, f"valid callers waited for the provider: {took}"
+        await anyio.sleep(0.3)
+        assert _jwks_requests(issuer.idp) - before == 1, "one background refresh, not one per request"
+    finally:
+        issuer.idp.routes["/jwks"] = jwks
+        await _close(verifier)
+
+
+@pytest.mark.anyio
+async def test_unknown_key_ids_fetch_at_most_once_per_interval(issuer: Issuer, monkeypatch: pytest.MonkeyPatch) -> None:
+    verifier = OidcVerifier(OidcSettings(issuer=issuer.issuer, audience=[AUDIENCE]))
+    await verifier.start()
+    jwks = issuer.idp.routes["/jwks"]
+    before = _jwks_requests(issuer.idp)
+    try:
+        issuer.idp.routes["/jwks"] = [Route(status=503, body=b"down")]
+        monkeypatch.setattr(oidc, "REFRESH_MIN_INTERVAL", 1.0)
+        await anyio.sleep(1.1)  # past the interval between fetches; the keys are still fresh
+        for n in range(30):
+            assert await verifier.verify_token(issuer.token(kid=f"made-up-{n}")) is None
+        assert _jwks_requests(issuer.idp) - before <= 1, "made-up key ids made the server fetch again and again"
+        assert await verifier.verify_token(issuer.token()) is not None
+    finally:
+        issuer.idp.routes["/jwks"] = jwks
+        await _close(verifier)

@@ -196,3 +196,23 @@ async def test_prompts_and_resources_over_stdio_with_a_profile(tmp_path: Path, e
         assert "## SAPUI5 / OpenUI5 and SAP Fiori" not in rules  # not one of the profile's packs
         text = (await client.get_prompt("start-project", {"kind": "abap-rap"})).messages[0].content.text
         assert "ABAP RESTful Application Programming Model" in text
+
+
+@pytest.mark.parametrize(
+    "uri",
+    [
+        "sap-devs://" + "y" * 100_000,
+        "https://" + "z" * 100_000,
+        "sap-devs://packs/" + "x" * 100_000 + "/context",
+        "sap-devs://packs/cap/context?verbosity=" + "v" * 100_000,
+        "sap-devs://profiles/" + "p" * 100_000,
+        "sap-devs://docs/" + "d" * 100_000,
+        "sap-devs://docs/capire/docs/" + "q" * 100_000 + ".md",
+    ],
+)
+async def test_a_100_kb_uri_is_not_echoed_back_whole(tmp_path: Path, uri: str) -> None:
+    async with Client(server(tmp_path), mode="auto") as client:
+        with pytest.raises(MCPError) as err:
+            await client.read_resource(uri)
+    message = err.value.error.message
+    assert len(message) < 2_000, f"{len(message)} characters echoed back"

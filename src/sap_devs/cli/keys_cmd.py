@@ -68,16 +68,21 @@ def list_(file: Path | None = FILE_OPTION, as_json: bool = typer.Option(False, "
 
 @app.command("revoke")
 def revoke(
-    name: str = typer.Argument(..., help="Name or id of the key."),
+    name: str = typer.Argument(..., help="Exact name or id of the key."),
+    by_id: bool = typer.Option(False, "--id", help="NAME is a key id (never a name)."),
+    by_name: bool = typer.Option(False, "--name", help="NAME is a key name (never an id)."),
     file: Path | None = FILE_OPTION,
 ) -> None:
-    """Revoke a key; a running server stops accepting it within a second."""
+    """Revoke a key by its exact id or name; a running server stops accepting it within a second."""
     from sap_devs.core.errors import SapDevsError
     from sap_devs.http.keys import revoke_key
 
+    if by_id and by_name:
+        raise fail("Give --id or --name, not both.")
     path = _path(file)
     try:
-        entry = revoke_key(path, name)
+        entry = revoke_key(path, name, by="id" if by_id else "name" if by_name else "either")
     except SapDevsError as exc:
         raise fail(str(exc)) from None
-    typer.echo(f"Revoked API key {entry.name!r} (id {entry.id}).", err=True)
+    how = "its id" if entry.id == name and not by_name else "its name"
+    typer.echo(f"Revoked API key {entry.name!r} (id {entry.id}), matched by {how}.", err=True)

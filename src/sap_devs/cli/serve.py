@@ -188,6 +188,12 @@ def http_parser() -> argparse.ArgumentParser:
         help="Required scopes, comma-separated ($XSAPPNAME: the bound XSUAA instance's xsappname).",
     )
     p.add_argument(
+        "--oidc-token-types",
+        default=env("SAP_DEVS_OIDC_TOKEN_TYPES"),
+        help="Accepted token typ headers, comma-separated (at+jwt,JWT,none: 'none' is a token without typ); "
+        "ID tokens are refused whatever this says. at+jwt alone is RFC 9068 strict.",
+    )
+    p.add_argument(
         "--public-url", default=env("SAP_DEVS_PUBLIC_URL"), help="Public base URL, e.g. https://mcp.example.com."
     )
     p.add_argument(
@@ -205,6 +211,19 @@ def http_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--max-concurrent", type=int, default=_env_int("SAP_DEVS_HTTP_MAX_CONCURRENT", 8), help="Per identity (8)."
+    )
+    p.add_argument(
+        "--max-connections",
+        type=int,
+        default=_env_int("SAP_DEVS_HTTP_MAX_CONNECTIONS", 0) or None,
+        help="Open connections at most (default: what the open-file limit leaves room for, up to 4096); "
+        "at the limit the oldest idle or half-sent one is closed.",
+    )
+    p.add_argument(
+        "--max-connections-per-address",
+        type=int,
+        default=_env_int("SAP_DEVS_HTTP_MAX_CONNECTIONS_PER_ADDRESS", 0) or None,
+        help="From one client address at most (half of --max-connections).",
     )
     p.add_argument(
         "--abap",
@@ -302,6 +321,10 @@ def http_settings(args: argparse.Namespace) -> object:
         )
     else:  # on Cloud Foundry: the bound XSUAA or IAS instance, when there is one
         oidc = oidc_from_binding(dict(os.environ), _csv(args.oidc_scopes))
+    if oidc is not None and args.oidc_token_types:
+        import dataclasses
+
+        oidc = dataclasses.replace(oidc, token_types=_csv(args.oidc_token_types))
     settings = HttpSettings(
         host=args.host,
         port=args.port,
@@ -313,8 +336,15 @@ def http_settings(args: argparse.Namespace) -> object:
         max_body=args.max_body,
         max_concurrent=args.max_concurrent,
         json_response=not args.sse,
+        max_connections=args.max_connections,
+        max_connections_per_address=args.max_connections_per_address,
     )
     settings.check()
+    if keys is not None:
+        from sap_devs.http.keys import check_file_safety
+
+        for warning in check_file_safety(keys):  # refuses a file anyone can write
+            print(f"sap-devs: warning: {warning}", file=sys.stderr)
     if keys is not None and oidc is None and not read_entries(keys):
         print(f"sap-devs: warning: {keys} holds no API keys yet, so every request will be refused.", file=sys.stderr)
     return settings

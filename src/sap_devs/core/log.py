@@ -9,11 +9,14 @@ header values and the secrets registered with ``register_secret`` from every rec
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import logging
 import os
 import re
 import sys
 import threading
+from collections.abc import Iterator
 
 # Libraries whose DEBUG/INFO output carries headers or full URLs of our requests.
 HTTP_LOGGERS = ("httpx", "httpcore", "h11", "h2", "hpack")
@@ -27,11 +30,32 @@ _SCHEME = re.compile(r"(?i)\b(basic|bearer)\s+[A-Za-z0-9._~+/=-]{6,}")
 # Counted, so that a secret two concurrent HTTP requests share stays masked until both are over.
 _secrets: dict[str, int] = {}
 _secrets_lock = threading.Lock()
+# The secrets of the HTTP request being handled (see ``request_secrets``), None outside one.
+_request_secrets: contextvars.ContextVar[set[str] | None] = contextvars.ContextVar(
+    "sap_devs_request_secrets", default=None
+)
+
+
+@contextlib.contextmanager
+def request_secrets() -> Iterator[None]:
+    """Within this block (one HTTP request and the tasks it starts), ``register_secret`` masks a
+    value in the log lines of this request only. A caller's password is text the caller chose: were
+    it masked everywhere, a password such as ``tools/call`` would rewrite other callers' lines."""
+    token = _request_secrets.set(set())
+    try:
+        yield
+    finally:
+        _request_secrets.reset(token)
 
 
 def register_secret(value: str | None) -> None:
-    """Never print ``value`` (a password, token or session id) in a log line, whatever the logger."""
+    """Never print ``value`` (a password, token or session id) in a log line, whatever the logger
+    (inside ``request_secrets``: in the lines of that request)."""
     if value and len(value) >= 4:  # shorter values would blank out ordinary words
+        scoped = _request_secrets.get()
+        if scoped is not None:
+            scoped.add(value)
+            return
         with _secrets_lock:
             _secrets[value] = _secrets.get(value, 0) + 1
 
@@ -40,6 +64,9 @@ def forget_secret(value: str | None) -> None:
     """Undo one ``register_secret``: a long-running HTTP server sees a new caller's credentials and
     session cookies with every request, and keeping them all would grow without bound."""
     if value and len(value) >= 4:
+        scoped = _request_secrets.get()
+        if scoped is not None and value in scoped:
+            return  # the request's own secrets stay masked in its lines until it is over
         with _secrets_lock:
             left = _secrets.get(value, 0) - 1
             if left > 0:
@@ -50,7 +77,9 @@ def forget_secret(value: str | None) -> None:
 
 def redact(text: str) -> str:
     with _secrets_lock:
-        secrets = sorted(_secrets, key=len, reverse=True)
+        known = set(_secrets)
+    known |= _request_secrets.get() or set()
+    secrets = sorted(known, key=len, reverse=True)
     for secret in secrets:
         text = text.replace(secret, "***")
     text = _HEADER.sub(lambda m: f"{m.group(1)}{m.group(2)}***", text)

@@ -17,10 +17,16 @@ import textwrap
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
+from sap_devs.core.errors import SapDevsError
 from sap_devs.docs.sources import DocSource, file_url, is_page, page_url
 
 REDIRECTS = "redirects.md"  # capire's list of moved pages: "- [old/path](new/path)"
-MAX_PAGE_BYTES = 2 * 1024 * 1024  # the largest real page is ~600 KB; anything bigger is not a page
+MAX_PAGE_BYTES = 1536 * 1024  # the largest real page is ~740 KB; anything bigger is not a page
+# A tarball beyond these is refused whole (TarballRefused), before it can take minutes or gigabytes:
+# today's largest repository has ~4,000 pages (21 MB of them) in a tarball far below these.
+MAX_MEMBERS = 100_000
+MAX_EXPANDED_BYTES = 1024 * 1024 * 1024
+MAX_PAGES_BYTES = 64 * 1024 * 1024
 SECTION_LEVEL = 3  # h1-h3 start sections; deeper headings stay inside their section
 
 
@@ -425,27 +431,57 @@ def _relink(text: str, source: DocSource, path: str, links: dict[str, str]) -> s
     return _PAGE_LINK.sub(replace, text)
 
 
+class TarballRefused(SapDevsError):
+    """A tarball over one of the limits above; the index in use stays as it is."""
+
+
 def read_tarball(source: DocSource, tar_path: str) -> tuple[str, Iterator[tuple[str, str]]]:
-    """(commit, iterator of (path, text)) for the pages in a GitHub tarball of ``source``."""
+    """(commit, iterator of (path, text)) for the pages in a GitHub tarball of ``source``.
+
+    Members are read one at a time (never the whole list up front), and the iterator raises
+    TarballRefused once the tarball has more than MAX_MEMBERS entries, more than MAX_EXPANDED_BYTES
+    in its files or more than MAX_PAGES_BYTES in its pages; a page over MAX_PAGE_BYTES is skipped."""
     tar = tarfile.open(tar_path, "r:gz")  # noqa: SIM115 - closed by the generator when it is exhausted
-    members = [m for m in tar.getmembers() if m.isfile()]
-    top = members[0].name.split("/", 1)[0] if members else ""
+    try:
+        first = _next_file(tar)
+    except BaseException:
+        tar.close()
+        raise
+    top = first.name.split("/", 1)[0] if first is not None else ""
     commit = top.rsplit("-", 1)[-1] if "-" in top else ""
 
     def pages() -> Iterator[tuple[str, str]]:
         try:
-            for member in members:
+            member, expanded, kept = first, 0, 0
+            while member is not None:
+                expanded += member.size
+                if expanded > MAX_EXPANDED_BYTES:
+                    raise TarballRefused(f"it expands to more than {MAX_EXPANDED_BYTES // 2**20} MiB")
                 inner = member.name.split("/", 1)[1] if "/" in member.name else member.name
-                if member.size > MAX_PAGE_BYTES or not (is_page(source, inner) or inner == REDIRECTS):
-                    continue
-                handle = tar.extractfile(member)
-                if handle is None:
-                    continue
-                yield inner, handle.read().decode("utf-8", errors="replace")
+                if member.size <= MAX_PAGE_BYTES and (is_page(source, inner) or inner == REDIRECTS):
+                    handle = tar.extractfile(member)
+                    if handle is not None:
+                        data = handle.read(MAX_PAGE_BYTES + 1)
+                        kept += len(data)
+                        if kept > MAX_PAGES_BYTES:
+                            raise TarballRefused(f"its pages hold more than {MAX_PAGES_BYTES // 2**20} MiB")
+                        yield inner, data.decode("utf-8", errors="replace")
+                member = _next_file(tar)
         finally:
             tar.close()
 
     return commit, pages()
+
+
+def _next_file(tar: tarfile.TarFile) -> tarfile.TarInfo | None:
+    """The next regular file of ``tar`` (links, folders and the like are passed over), counted
+    against MAX_MEMBERS with everything passed over."""
+    while True:
+        if len(tar.members) >= MAX_MEMBERS:
+            raise TarballRefused(f"it has more than {MAX_MEMBERS:,} entries")
+        member = tar.next()
+        if member is None or member.isfile():
+            return member
 
 
 _REDIRECT = re.compile(r"^\s*[-*]\s*\[([^\]]+)\]\(([^)\s]*)\)\s*$")

@@ -34,7 +34,7 @@ from sap_devs.core.http import FetchError, Http, Policy
 from sap_devs.docs import store
 from sap_devs.docs.build import tarball_name
 from sap_devs.docs.index import DocsIndex, SourceInfo, SourceRows, build
-from sap_devs.docs.ingest import Page, load_source
+from sap_devs.docs.ingest import Page, TarballRefused, load_source
 from sap_devs.docs.sources import SOURCES, DocSource
 from sap_devs.live.sync import FetchContext, Source
 
@@ -128,6 +128,8 @@ def _ingest(source: DocSource, tar: Path, commit: str) -> tuple[list[Page], list
     """The pages of a downloaded tarball; SapDevsError when it is not a usable tarball of ``commit``."""
     try:
         found, pages, redirects = load_source(source, str(tar))
+    except TarballRefused as exc:
+        raise SapDevsError(f"the tarball of {source.repo} @ {short(commit)} is refused: {exc}") from None
     except Exception as exc:  # a truncated or foreign archive fails in tarfile/gzip/zlib in many ways
         raise SapDevsError(f"the tarball of {source.repo} cannot be read ({type(exc).__name__}: {exc})") from None
     if _HEX.match(found) and not commit.startswith(found):

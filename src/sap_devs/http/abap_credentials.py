@@ -8,13 +8,16 @@ request ends, so neither the credentials nor the SAP session outlive the call.
 from __future__ import annotations
 
 import json
+import re
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from sap_devs.adt.client import request_credentials
 from sap_devs.adt.config import CREDENTIALS_HEADER, AdtConfigError, RequestCredentials
+from sap_devs.core.log import request_secrets
 
 _HEADER = CREDENTIALS_HEADER.lower().encode("latin-1")
+_VISIBLE_ASCII = re.compile(rb"[\x20-\x7e]+")
 
 
 class AbapCredentials:
@@ -35,7 +38,13 @@ class AbapCredentials:
             try:
                 if len(values) > 1:
                     raise AdtConfigError(f"Send {CREDENTIALS_HEADER} once, not {len(values)} times.")
-                credentials = RequestCredentials.from_header(values[0].decode("latin-1"))
+                if not _VISIBLE_ASCII.fullmatch(values[0]):
+                    # Basic values are base64 and tokens are ASCII; other bytes could not be sent on
+                    raise AdtConfigError(
+                        f"{CREDENTIALS_HEADER} must be printable ASCII: 'Basic <base64 of user:password>' "
+                        "or 'Bearer <token>'."
+                    )
+                credentials = RequestCredentials.from_header(values[0].decode("ascii"))
             except AdtConfigError as exc:
                 body = json.dumps({"error": str(exc)}).encode()
                 await send(
@@ -50,5 +59,6 @@ class AbapCredentials:
                 )
                 await send({"type": "http.response.body", "body": body})
                 return
-        async with request_credentials(credentials):
-            await self.app(scope, receive, send)
+        with request_secrets():  # this caller's password is masked in this request's log lines only
+            async with request_credentials(credentials):
+                await self.app(scope, receive, send)

@@ -71,6 +71,24 @@ class HttpSettings:
     max_body: int = DEFAULT_MAX_BODY
     max_concurrent: int = DEFAULT_MAX_CONCURRENT
     json_response: bool = True
+    max_connections: int | None = None
+    """Open connections at most (None: as many as the open-file limit leaves room for)."""
+    max_connections_per_address: int | None = None
+    """From one client address at most (None: half of ``max_connections``)."""
+    header_timeout: float = 10.0
+    """Seconds for a request's headers to arrive; then the connection is closed."""
+    body_timeout: float = 30.0
+    """Seconds for a request's body to arrive once its headers have."""
+
+    def connection_limits(self) -> Any:
+        from sap_devs.http.connections import ConnectionLimits
+
+        return ConnectionLimits.for_process(
+            self.max_connections,
+            self.max_connections_per_address,
+            header_timeout=self.header_timeout,
+            body_timeout=self.body_timeout,
+        )
 
     @property
     def authenticated(self) -> bool:
@@ -85,6 +103,8 @@ class HttpSettings:
             )
         if self.max_body <= 0 or self.max_concurrent <= 0:
             raise SapDevsError("--max-body and --max-concurrent must be positive.")
+        if any(n is not None and n <= 0 for n in (self.max_connections, self.max_connections_per_address)):
+            raise SapDevsError("--max-connections and --max-connections-per-address must be positive.")
         if self.public_url is not None:
             parts = urlsplit(self.public_url)
             if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment:
@@ -97,12 +117,27 @@ class HttpSettings:
         return base.rstrip("/") + self.path
 
     def host_patterns(self) -> list[str]:
+        """The Host headers accepted at /mcp. Never empty: without --public-url or --allowed-hosts a
+        server on another address accepts loopback names and this machine's own addresses only, so
+        a DNS name rebound to it is still refused."""
         hosts = list(self.allowed_hosts)
-        if is_loopback(self.host):
-            hosts += ["127.0.0.1", "localhost", "[::1]", "127.0.0.1:*", "localhost:*", "[::1]:*"]
         if self.public_url:
             hosts.append(urlsplit(self.public_url).netloc)
+        if is_loopback(self.host) or not hosts:
+            hosts += _with_any_port(["127.0.0.1", "localhost", "[::1]"])
+        if not is_loopback(self.host) and not (self.allowed_hosts or self.public_url):
+            hosts += _with_any_port(own_addresses(self.host))
         return hosts
+
+    def host_check_note(self) -> str | None:
+        """What a server on another address without --public-url or --allowed-hosts accepts (for the banner)."""
+        if is_loopback(self.host) or self.allowed_hosts or self.public_url:
+            return None
+        names = ", ".join(own_addresses(self.host)[:6])
+        return (
+            f"without --public-url or --allowed-hosts only requests addressed to this machine ({names}, or "
+            "loopback) are answered; name the host clients use with --public-url or --allowed-hosts."
+        )
 
     def origin_patterns(self) -> list[str]:
         origins = list(self.allowed_origins)
@@ -114,8 +149,34 @@ class HttpSettings:
         return origins
 
 
+def own_addresses(bind: str) -> list[str]:
+    """Host header values that name this machine when serving on ``bind``: the address itself, or
+    for a wildcard the host name and the addresses it resolves to (from the hosts file as a rule)."""
+    import socket
+
+    if bind.strip("[]") not in ("0.0.0.0", "::", ""):
+        found = [bind]
+    else:
+        name = socket.gethostname()
+        found = [name]
+        with contextlib.suppress(OSError):  # a host name that does not resolve: the name itself still matches
+            found += [str(info[4][0]) for info in socket.getaddrinfo(name, None, proto=socket.IPPROTO_TCP)]
+    names = []
+    for value in found:
+        value = value.split("%", 1)[0]  # no IPv6 zone ids in Host headers
+        names.append(f"[{value}]" if ":" in value and not value.startswith("[") else value)
+    return list(dict.fromkeys(n.lower() for n in names if n))
+
+
+def _with_any_port(hosts: list[str]) -> list[str]:
+    return [pattern for host in hosts for pattern in (host, f"{host}:*")]
+
+
 def _netloc(host: str, port: int) -> str:
     return f"[{host}]:{port}" if ":" in host and not host.startswith("[") else f"{host}:{port}"
+
+
+_PORT = re.compile(r"[0-9]{1,5}")  # ASCII only: str.isdigit also takes "²" and other digits
 
 
 def _matches(value: str, patterns: list[str]) -> bool:
@@ -123,7 +184,7 @@ def _matches(value: str, patterns: list[str]) -> bool:
     for pattern in patterns:
         pattern = pattern.lower()
         if value == pattern or (
-            pattern.endswith(":*") and value.startswith(pattern[:-1]) and value[len(pattern) - 1 :].isdigit()
+            pattern.endswith(":*") and value.startswith(pattern[:-1]) and _PORT.fullmatch(value[len(pattern) - 1 :])
         ):
             return True
     return False
@@ -145,7 +206,7 @@ class HostOriginGuard:
         if scope["type"] == "http" and scope["path"] not in OPEN_PATHS:
             headers = {k: v for k, v in scope["headers"] if k in (b"host", b"origin")}
             host = headers.get(b"host", b"").decode("latin-1")
-            if self.hosts and not _matches(host, self.hosts):
+            if not _matches(host, self.hosts):
                 log.warning("refused a request for host %r", host[:100])
                 await _plain(421, "Invalid Host header")(scope, receive, send)
                 return
@@ -218,16 +279,35 @@ def identity(scope: Scope) -> str:
 
 
 class ConcurrencyLimit:
-    """At most ``limit`` requests in flight per identity; more get 429 with Retry-After."""
+    """At most ``limit`` requests in flight per identity; more get 429 with Retry-After.
 
-    def __init__(self, app: ASGIApp, limit: int) -> None:
-        self.app, self.limit = app, limit
+    A request takes its slot once its body is in: one still arriving is not being handled, and
+    clients that send headers and then nothing (closed by the connection limits after a while)
+    must not hold a team's slots meanwhile. The body read here is at most ``max_body`` plus one
+    chunk; a longer one is handed on as it comes, for the transport to refuse (413)."""
+
+    def __init__(self, app: ASGIApp, limit: int, max_body: int = DEFAULT_MAX_BODY) -> None:
+        self.app, self.limit, self.max_body = app, limit, max_body
         self.active: dict[str, int] = {}
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        early: list[Message] = []
+        size = 0
+        while True:
+            message = await receive()
+            early.append(message)
+            if message["type"] != "http.request":
+                return  # the client went away while sending: nothing to answer
+            size += len(message.get("body", b""))
+            if not message.get("more_body", False) or size > self.max_body:
+                break
+
+        async def replay() -> Message:
+            return early.pop(0) if early else await receive()
+
         who = identity(scope)
         if self.active.get(who, 0) >= self.limit:
             await _plain(429, f"Too many concurrent requests (limit {self.limit}).", {"Retry-After": "1"})(
@@ -236,7 +316,7 @@ class ConcurrencyLimit:
             return
         self.active[who] = self.active.get(who, 0) + 1
         try:
-            await self.app(scope, receive, send)
+            await self.app(scope, replay, send)
         finally:
             left = self.active[who] - 1
             if left:
@@ -274,7 +354,7 @@ def _who(scope: Scope) -> dict[str, str]:
         return {}
     token = user.access_token
     method = str((token.claims or {}).get("auth", "bearer"))
-    return {"auth": method, "client": token.client_id, "subject": token.subject or ""}
+    return {"auth": method[:32], "client": token.client_id[:200], "subject": (token.subject or "")[:200]}
 
 
 class AccessLog:
@@ -332,7 +412,7 @@ def _rpc(body: bytes) -> dict[str, str]:
     """The JSON-RPC method and tool name of a request body (nothing else from it)."""
     try:
         message = json.loads(body) if body else None
-    except ValueError:
+    except (ValueError, RecursionError):  # not JSON, or nested too deep to read: the line still goes out
         return {}
     if not isinstance(message, dict) or not isinstance(message.get("method"), str):
         return {}
@@ -348,15 +428,15 @@ def setup_access_log() -> None:
     import os
     import sys
 
-    from sap_devs.core.log import RedactingFilter
-
     if os.environ.get("SAP_DEVS_ACCESS_LOG", "1").strip().lower() in ("0", "false", "no", "off"):
         return
     if access_log.handlers:
         return
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(logging.Formatter("%(message)s"))
-    handler.addFilter(RedactingFilter())
+    # No text replacement here: each line is built from fields none of which holds a credential
+    # (see AccessLog), and replacing registered secrets in the text would let a caller whose
+    # password is, say, "tools/call" rewrite every other caller's line.
     access_log.addHandler(handler)
     access_log.setLevel(logging.INFO)
     access_log.propagate = False
@@ -388,7 +468,11 @@ def build_app(server: Any, settings: HttpSettings, *, ctx: Any = None) -> Starle
     adt_config = getattr(ctx, "adt_config", None)
     per_request = adt_config is not None and adt_config.credentials_per_request
     mcp_app: ASGIApp = NoStandaloneStream(
-        ConcurrencyLimit(AbapCredentials(StreamableHTTPASGIApp(manager), enabled=per_request), settings.max_concurrent)
+        ConcurrencyLimit(
+            AbapCredentials(StreamableHTTPASGIApp(manager), enabled=per_request),
+            settings.max_concurrent,
+            settings.max_body,
+        )
     )
     keys = KeyStore(settings.api_keys) if settings.api_keys is not None else None
     oidc = OidcVerifier(settings.oidc) if settings.oidc is not None else None
@@ -444,6 +528,11 @@ def build_app(server: Any, settings: HttpSettings, *, ctx: Any = None) -> Starle
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
+        import asyncio
+
+        from sap_devs.http.connections import quiet_resource_errors
+
+        quiet_resource_errors(asyncio.get_running_loop())
         if oidc is not None:
             await oidc.start()
         async with manager.run():
@@ -451,6 +540,8 @@ def build_app(server: Any, settings: HttpSettings, *, ctx: Any = None) -> Starle
             threading.Thread(target=_warm, name="sap-devs-warm-up", daemon=True).start()
             yield
             state["ready"] = False
+        if oidc is not None:
+            await oidc.aclose()
 
     def _warm() -> None:
         if ctx is not None:

@@ -14,9 +14,11 @@ import contextlib
 import hashlib
 import hmac
 import json
+import logging
 import os
 import re
 import secrets
+import stat
 import tempfile
 import threading
 import time
@@ -28,9 +30,11 @@ from typing import Any
 
 from sap_devs.core.errors import SapDevsError
 
+log = logging.getLogger(__name__)
 PREFIX = "sdk_"
 _KEY_RE = re.compile(r"^sdk_([0-9a-f]{8})_([A-Za-z0-9_-]{43})$")
 _NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 ._@-]{0,63}$")
+_ID_RE = re.compile(r"^[0-9a-f]{8}$")
 MAX_FILE_BYTES = 1024 * 1024
 RELOAD_INTERVAL = 1.0
 
@@ -53,6 +57,45 @@ class KeyEntry:
 
     def public(self) -> dict[str, str]:
         return {"id": self.id, "name": self.name, "created": self.created}
+
+
+def check_file_safety(path: Path) -> list[str]:
+    """Warnings about who else could change the key file; SapDevsError when anyone could.
+
+    Whoever can write the file can add a key of their own: a world-writable file (or one in a
+    world-writable folder without the sticky bit, where anyone can replace it) is refused. A file
+    another user owns, or one its group can write, still serves with a warning (a Kubernetes or
+    Cloud Foundry secret is mounted owned by root, and group-readable through fsGroup)."""
+    if os.name != "posix":
+        return []
+    try:
+        st = path.stat()
+        folder = path.resolve().parent.stat()
+    except FileNotFoundError:
+        return []
+    except OSError as exc:
+        raise SapDevsError(f"Cannot read the API key file {path}: {exc.strerror or exc}.") from None
+    fix = f"chmod 600 {path}"
+    if st.st_mode & stat.S_IWOTH:
+        raise SapDevsError(
+            f"Refusing the API key file {path}: anyone on this machine can write it (mode {stat.S_IMODE(st.st_mode):o}), "
+            "and so add a key of their own.",
+            hint=f"Run `{fix}` (`sap-devs keys create` writes it that way).",
+        )
+    if folder.st_mode & stat.S_IWOTH and not folder.st_mode & stat.S_ISVTX:
+        raise SapDevsError(
+            f"Refusing the API key file {path}: anyone on this machine can replace it in its folder "
+            f"{path.resolve().parent} (mode {stat.S_IMODE(folder.st_mode):o}).",
+            hint="Keep the key file in a folder only its owner can write.",
+        )
+    warnings = []
+    if st.st_uid not in (os.getuid(), 0):
+        warnings.append(f"the API key file {path} belongs to another user (uid {st.st_uid}), who can change the keys.")
+    if st.st_mode & stat.S_IWGRP:
+        warnings.append(
+            f"the API key file {path} is writable by its group (mode {stat.S_IMODE(st.st_mode):o}); `{fix}`."
+        )
+    return warnings
 
 
 def _digest(key: str) -> str:
@@ -123,6 +166,11 @@ def create_key(path: Path, name: str) -> tuple[str, KeyEntry]:
         raise SapDevsError(
             f"Invalid key name {name[:64]!r}.", hint="Use 1-64 letters, digits, spaces or . _ @ - (e.g. 'ci-bot')."
         )
+    if _ID_RE.match(name):
+        raise SapDevsError(
+            f"Invalid key name {name!r}: 8 hex digits read as a key id.",
+            hint="Choose a name that is not 8 hex digits (e.g. 'ci-bot'), so `keys revoke` cannot confuse them.",
+        )
     with _locked(path):
         return _create_locked(path, name)
 
@@ -142,18 +190,30 @@ def _create_locked(path: Path, name: str) -> tuple[str, KeyEntry]:
     return key, entry
 
 
-def revoke_key(path: Path, name_or_id: str) -> KeyEntry:
+def revoke_key(path: Path, name_or_id: str, *, by: str = "either") -> KeyEntry:
+    """Revoke the key whose id or name is exactly ``name_or_id`` (``by``: "id", "name" or "either");
+    returns its entry (matched by id when ``entry.id == name_or_id``). A value that is one key's id and another key's
+    name (a file from before names like ids were refused) is refused: ``by`` says which is meant."""
     with _locked(path):
-        return _revoke_locked(path, name_or_id)
+        return _revoke_locked(path, name_or_id, by)
 
 
-def _revoke_locked(path: Path, name_or_id: str) -> KeyEntry:
+def _revoke_locked(path: Path, value: str, by: str) -> KeyEntry:
     entries = read_entries(path)
-    match = [e for e in entries if name_or_id in (e.id, e.name)]
-    if not match:
-        raise SapDevsError(f"No API key named {name_or_id!r}.", hint="See `sap-devs keys list`.")
-    _write_entries(path, [e for e in entries if e is not match[0]])
-    return match[0]
+    by_id = [e for e in entries if e.id == value] if by in ("id", "either") else []
+    by_name = [e for e in entries if e.name == value] if by in ("name", "either") else []
+    if by_id and by_name and by_id[0] is not by_name[0]:
+        raise SapDevsError(
+            f"{value!r} is the id of the key named {by_id[0].name!r} and the name of the key with id "
+            f"{by_name[0].id}: nothing revoked.",
+            hint=f"Say which: `sap-devs keys revoke --id {value}` or `sap-devs keys revoke --name {value}`.",
+        )
+    match = (by_id or by_name or [None])[0]
+    if match is None:
+        what = {"id": "with id", "name": "named"}.get(by, "named or with id")
+        raise SapDevsError(f"No API key {what} {value!r}.", hint="See `sap-devs keys list`.")
+    _write_entries(path, [e for e in entries if e is not match])
+    return match
 
 
 class KeyStore:
@@ -165,16 +225,21 @@ class KeyStore:
         self._by_id: dict[str, KeyEntry] = {}
         self._stamp: Any = None
         self._checked = 0.0
+        self._refused: Any = None
         self.reload()
 
-    def reload(self) -> None:
+    def _stamp_now(self) -> Any:
         try:
             st = self.path.stat()
-            stamp: Any = (st.st_mtime_ns, st.st_size, st.st_ino)
         except FileNotFoundError:
-            stamp = None
+            return None
+        return (st.st_mtime_ns, st.st_size, st.st_ino, st.st_mode, st.st_uid)
+
+    def reload(self) -> None:
+        stamp = self._stamp_now()
         if stamp == self._stamp and self._by_id is not None:
             return
+        check_file_safety(self.path)  # a file made world-writable while serving: the last good keys stay
         entries = read_entries(self.path)
         self._by_id = {e.id: e for e in entries}
         self._stamp = stamp
@@ -188,8 +253,12 @@ class KeyStore:
             return
         with self._lock:
             self._checked = now
-            with contextlib.suppress(SapDevsError):  # a half-edited file keeps the last good keys
+            try:
                 self.reload()
+            except SapDevsError as exc:  # a half-edited or unsafe file: the last good keys stay
+                if self._refused != self._stamp_now():
+                    log.warning("API keys not reloaded: %s", exc)
+                    self._refused = self._stamp_now()
 
     def verify(self, key: str) -> KeyEntry | None:
         match = _KEY_RE.match(key)

@@ -12,13 +12,14 @@ log = logging.getLogger(__name__)
 
 MAX_HEADER_BYTES = 64 * 1024
 GRACEFUL_SECONDS = 30
-HTTP_PROTOCOL = "sap_devs.http.no_delay:NoDelayH11Protocol"
+HTTP_PROTOCOL = "sap_devs.http.connections:GuardedH11Protocol"
 """An import string, not the class: ``--workers`` processes load it by name, and the stdio server
 never imports uvicorn."""
 
 
 def uvicorn_options(settings: HttpSettings) -> dict[str, Any]:
     return {
+        "backlog": settings.connection_limits().backlog(),
         "host": settings.host,
         "port": settings.port,
         "log_level": "warning",
@@ -36,7 +37,11 @@ def uvicorn_options(settings: HttpSettings) -> dict[str, Any]:
 def uvicorn_config(app: Any, settings: HttpSettings) -> Any:
     import uvicorn
 
-    return uvicorn.Config(app, **uvicorn_options(settings))
+    from sap_devs.http.connections import CONFIG_ATTRIBUTE
+
+    config = uvicorn.Config(app, **uvicorn_options(settings))
+    setattr(config, CONFIG_ATTRIBUTE, settings.connection_limits())
+    return config
 
 
 WORKER_ARGV = "SAP_DEVS_HTTP_WORKER_ARGV"
@@ -69,6 +74,9 @@ def serve_http(
         problem = anyio.run(discovery_problem, settings.oidc.issuer)
         if problem:  # tokens still verify; only clients that run the OAuth flow themselves are affected
             print(f"sap-devs: warning: {problem}", file=sys.stderr)
+    note = settings.host_check_note()
+    if note:
+        print(f"sap-devs: warning: {note}", file=sys.stderr)
     auth = ", ".join(
         name for name, on in (("API keys", settings.api_keys is not None), ("OIDC", settings.oidc is not None)) if on
     )

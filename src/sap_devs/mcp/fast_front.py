@@ -67,11 +67,22 @@ def claim_stdin() -> int | None:
     return private
 
 
+def split_lines(chunk: bytes) -> list[bytes]:
+    """One line of the binary stream (up to a LF) as the lines the SDK's text reader sees: it reads
+    with universal newlines, so a lone CR ends a line too (JSON text never holds a raw CR but as
+    whitespace between tokens)."""
+    if b"\r" not in chunk:
+        return [chunk]
+    parts = chunk.replace(b"\r\n", b"\n").replace(b"\r", b"\n").splitlines(keepends=True)
+    return parts
+
+
 def _read_lines(fd: int, lines: queue.SimpleQueue[bytes | None]) -> None:
     with os.fdopen(fd, "rb", buffering=65536, closefd=False) as stream:
         try:
-            for line in stream:
-                lines.put(line)
+            for chunk in stream:
+                for line in split_lines(chunk):
+                    lines.put(line)
         except (OSError, ValueError):
             pass
     lines.put(None)  # end of input

@@ -36,6 +36,16 @@ class ResourceError(SapDevsError):
     """An unknown or malformed resource URI."""
 
 
+SHOWN_CHARS = 200
+
+
+def _shown(value: str) -> str:
+    """A client's value as an error repeats it: quoted, and cut, so a 100 kB URI is not sent back."""
+    if len(value) <= SHOWN_CHARS:
+        return repr(value)
+    return f"{value[:SHOWN_CHARS]!r}... ({len(value)} characters)"
+
+
 @dataclass(frozen=True)
 class Listed:
     uri: str
@@ -182,7 +192,7 @@ class Resources:
     async def read(self, uri: str) -> tuple[str, str]:
         """(mime type, text) of one resource; ResourceError for a URI that names nothing."""
         if not uri.startswith(SCHEME):
-            raise ResourceError(f"Unknown resource {uri!r}: sap-devs resources start with {SCHEME}.")
+            raise ResourceError(f"Unknown resource {_shown(uri)}: sap-devs resources start with {SCHEME}.")
         import anyio
 
         await anyio.to_thread.run_sync(lambda: self.ctx.knowledge)  # the first load stays off the event loop
@@ -197,7 +207,8 @@ class Resources:
                 verbosity = (query.get("verbosity") or ["standard"])[0]
                 if verbosity not in VERBOSITIES:
                     raise ResourceError(
-                        f"Unknown verbosity {verbosity!r} in {uri!r}.", hint=f"Use one of: {', '.join(VERBOSITIES)}."
+                        f"Unknown verbosity {_shown(verbosity)} in {_shown(uri)}.",
+                        hint=f"Use one of: {', '.join(VERBOSITIES)}.",
                     )
                 result = await self._tool("get_context", {"pack": pack, "verbosity": verbosity})
                 return MARKDOWN, result["content"]
@@ -210,7 +221,7 @@ class Resources:
         if kind == "profiles" and len(segments) == 1:
             if segments[0] not in self.ctx.knowledge.profiles:
                 raise ResourceError(
-                    f"Unknown profile {segments[0]!r}.",
+                    f"Unknown profile {_shown(segments[0])}.",
                     hint=f"Use one of: {', '.join(sorted(self.ctx.knowledge.profiles))}.",
                 )
             return MARKDOWN, self._profile(segments[0])
@@ -219,14 +230,14 @@ class Resources:
         if kind == "docs":
             return MARKDOWN, await self._doc(unquote(parts.path.strip("/")))
         raise ResourceError(
-            f"Unknown resource {uri!r}.",
+            f"Unknown resource {_shown(uri)}.",
             hint="resources/list and resources/templates/list name what there is, e.g. sap-devs://packs/cap/context.",
         )
 
     def _check_pack(self, pack: str) -> None:
         ids = self.ctx.knowledge.pack_ids
         if pack not in ids:
-            raise ResourceError(f"Unknown pack {pack!r}.", hint=f"Use one of: {', '.join(ids)}.")
+            raise ResourceError(f"Unknown pack {_shown(pack)}.", hint=f"Use one of: {', '.join(ids)}.")
 
     async def _tool(self, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
         from sap_devs.mcp.dispatch import invoke
@@ -314,7 +325,7 @@ class Resources:
         repo, _, path = tail.partition("/")
         if not (owner and repo and path):
             raise ResourceError(
-                f"A documentation page is sap-devs://docs/<owner>/<repo>/<path>, not {SCHEME}docs/{rest}.",
+                f"A documentation page is sap-devs://docs/<owner>/<repo>/<path>, not {_shown(SCHEME + 'docs/' + rest)}.",
                 hint="search_docs gives each page's source (owner/repo) and path.",
             )
         return f"{owner}/{repo}", path
