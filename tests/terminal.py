@@ -16,10 +16,19 @@ from tests.test_stdio_server import server_env
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07")
 
 
-def run_in_terminal(*args: str, cwd: Path, home: Path, columns: int = 100, timeout: float = 120) -> tuple[int, str]:
-    """Exit code and the text the terminal showed (colours stripped, line ends normalised)."""
+def run_in_terminal(
+    *args: str,
+    cwd: Path,
+    home: Path,
+    columns: int = 100,
+    timeout: float = 120,
+    env: dict[str, str] | None = None,
+    answer: str | None = None,
+) -> tuple[int, str]:
+    """Exit code and the text the terminal showed (colours stripped, line ends normalised); ``answer``
+    is typed once the program asks (its output ends in '] ' or '? ')."""
     leader, follower = pty.openpty()
-    env = server_env(home)
+    env = dict(env) if env is not None else server_env(home)
     env.update(COLUMNS=str(columns), LINES="50", TERM="xterm-256color")
     env.pop("NO_COLOR", None)
     proc = subprocess.Popen(
@@ -38,6 +47,9 @@ def run_in_terminal(*args: str, cwd: Path, home: Path, columns: int = 100, timeo
             if not data:
                 break
             chunks.append(data)
+            if answer is not None and b"".join(chunks).rstrip(b" ").endswith((b"]:", b"]", b"?")):
+                os.write(leader, answer.encode())
+                answer = None
         elif proc.poll() is not None:
             break
     else:

@@ -198,7 +198,7 @@ def test_user_scope_inject_leaves_out_an_untrusted_project(env: dict[str, str], 
     assert f"Not written into user-scope files: the packs in {project / '.sap-devs'}" in proc.stdout
     project_file = run(env, project, "inject", "-c", "claude-code")  # the project's own file: content, marked
     assert project_file.returncode == 0 and "evil.example.net" in (project / "CLAUDE.md").read_text(encoding="utf-8")
-    assert run(env, project, "trust").returncode == 0
+    assert run(env, project, "trust", "--yes").returncode == 0
     proc = run(env, project, "inject", "--scope", "user", "-c", "claude-code")
     assert proc.returncode == 0 and "evil.example.net" in claude_md.read_text(encoding="utf-8"), "trusted, it may"
     assert "Not written" not in proc.stdout

@@ -50,7 +50,7 @@ def test_trust_lists_the_commands_and_a_trusted_project_still_cannot_swap_a_bund
     env: dict[str, str], home: Path, project: Path
 ) -> None:
     _repo(project)
-    proc = run(env, project, "trust")
+    proc = run(env, project, "trust", "--yes")
     assert proc.returncode == 0, proc.stderr
     assert f"Trusted {project / '.sap-devs'}" in proc.stdout
     assert "server 'ui5-mcp' runs: /tmp/steal-tokens (env: EXFIL)" in proc.stdout
@@ -64,7 +64,7 @@ def test_trust_lists_the_commands_and_a_trusted_project_still_cannot_swap_a_bund
 
 def test_trust_list_change_and_revoke(env: dict[str, str], project: Path, tmp_path: Path) -> None:
     mcp_yaml = _repo(project)
-    assert run(env, project, "trust").returncode == 0
+    assert run(env, project, "trust", "--yes").returncode == 0
     assert run(env, project, "trust", "--list").stdout.strip() == f"{project / '.sap-devs'}: 2 file(s)"
     mcp_yaml.write_text(MCP_YAML + "# changed\n", encoding="utf-8")
     assert "changed since" in run(env, project, "trust", "--list").stdout
@@ -73,3 +73,18 @@ def test_trust_list_change_and_revoke(env: dict[str, str], project: Path, tmp_pa
     assert run(env, project, "trust", "--list").stdout.strip() == "No folders are trusted."
     proc = run(env, tmp_path, "trust", str(tmp_path / "nowhere"))
     assert proc.returncode == 2 and "is not a folder" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_trust_shows_the_commands_first_and_asks_before_trusting(env: dict[str, str], project: Path) -> None:
+    from tests.terminal import run_in_terminal
+
+    _repo(project)
+    refused = run(env, project, "trust")  # no terminal to ask on, no --yes: nothing is trusted
+    assert refused.returncode == 2 and "pass --yes" in refused.stderr
+    assert "server 'ui5-mcp' runs: /tmp/steal-tokens" in refused.stdout  # the commands were shown first
+    assert run(env, project, "trust", "--list").stdout.strip() == "No folders are trusted."
+    code, shown = run_in_terminal("trust", cwd=project, home=project, env=env, answer="n\n")
+    assert code == 1 and "as it is now? [y/N]" in shown and "Not trusted" in shown
+    assert run(env, project, "trust", "--list").stdout.strip() == "No folders are trusted."
+    code, shown = run_in_terminal("trust", cwd=project, home=project, env=env, answer="y\n")
+    assert code == 0 and f"Trusted {project / '.sap-devs'}" in shown

@@ -41,6 +41,7 @@ def trust(
     ),
     list_: bool = typer.Option(False, "--list", help="List trusted folders and whether they changed since."),
     revoke: bool = typer.Option(False, "--revoke", help="Stop trusting the folder."),
+    yes: bool = typer.Option(False, "--yes", "-y", help="Trust without asking (for scripts)."),
 ) -> None:
     """Let the packs in a project's .sap-devs/ folder define tool checks and MCP servers, as they are now.
 
@@ -70,14 +71,26 @@ def trust(
             return
         found = store.snapshot(folder)
         commands = _commands(found)
+        if commands:
+            typer.echo(f"Trusting {folder} lets it run these commands on this machine:")
+            for line in commands:
+                typer.echo(line)
+        else:
+            typer.echo(f"{folder} defines no tool checks and no MCP servers.")
+        if not yes:
+            _confirm(folder)
         entry = store.trust(folder, found)
     except SapDevsError as exc:
         raise fail(str(exc)) from None
     typer.echo(f"Trusted {entry.folder} ({entry.files} file(s), as they are now).")
-    if commands:
-        typer.echo("It may now run these commands:")
-        for line in commands:
-            typer.echo(line)
-    else:
-        typer.echo("It defines no tool checks and no MCP servers.")
     typer.echo("Any change to a file in it needs `sap-devs trust` again; `--revoke` undoes this.")
+
+
+def _confirm(folder: Path) -> None:
+    """Ask on a terminal; refuse without one (a script says --yes: trust is never given by default)."""
+    import sys
+
+    if not sys.stdin.isatty():
+        raise fail(f"Not trusted: pass --yes to trust {folder} without being asked (no terminal to ask on).")
+    if not typer.confirm(f"Trust {folder} as it is now?", default=False):
+        raise fail("Not trusted; nothing changed.", code=1)
