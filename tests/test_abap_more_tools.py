@@ -315,3 +315,14 @@ async def test_a_fix_for_another_object_is_refused_whole() -> None:
             ],
             mine,
         )
+
+
+def test_the_execute_opt_in_comes_from_the_environment_and_needs_writes() -> None:
+    from sap_devs.adt.safety import PolicyError
+
+    assert SafetyPolicy.from_env({"SAP_DEVS_ADT_EXECUTE": "1"}).execute is True
+    assert SafetyPolicy.from_env({}).execute is False
+    alone = SafetyPolicy.from_env({"SAP_DEVS_ADT_EXECUTE": "1"})  # writes off: running stays refused
+    with pytest.raises(PolicyError, match="executing code on the system is off"):
+        alone.check_execute("$TMP", "ZCL_DEMO_RUN")
+    SafetyPolicy.from_env({"SAP_DEVS_ADT_EXECUTE": "1", "SAP_DEVS_ADT_WRITE": "1"}).check_execute("$TMP", "ZCL_X")

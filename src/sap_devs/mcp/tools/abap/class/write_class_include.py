@@ -11,7 +11,7 @@ from sap_devs.mcp.tools.abap._shared import ALL_SYSTEMS, name_field, transport_f
 
 
 class Input(ToolInput):
-    name: str = name_field("Class name", "ZCL_SALES_ORDER")
+    name: str = name_field("Class name")
     include: Literal["testclasses", "definitions", "implementations", "macros"] = Field(
         description="testclasses is created when missing."
     )
@@ -55,8 +55,8 @@ async def handle(params: Input, ctx: ToolContext) -> Output:
 
 TOOL = Tool(
     name="write_class_include",
-    title="Write ABAP class include",
-    description="Write a class's local test classes (ABAP Unit, include created if missing), definitions, implementations or macros in an allowed package: lock, write, unlock.",
+    title="Write unit tests or local includes",
+    description="Save unit tests (the test classes include, created if missing) or the local definitions, implementations or macros of a global class: lock, write, unlock.",
     category="abap",
     action="update",
     input=Input,

@@ -9,33 +9,30 @@ from pydantic import Field
 from sap_devs.mcp.framework import ToolContext, ToolError, ToolInput
 from sap_devs.mcp.tools.abap._shared import MAX_LINES, name_field
 
-EditorKind = Literal["program", "include", "class", "interface", "function_module"]
+EditorKind = Literal["program", "include", "class", "interface"]
 
 
-class PositionInput(ToolInput):
-    name: str = name_field("Object name", "ZCL_SALES_ORDER")
+class CursorInput(ToolInput):
+    name: str = name_field("Object name")
     kind: EditorKind = Field(description="Object kind.")
-    function_group: str | None = Field(
-        None, max_length=26, pattern=r"^[A-Za-z0-9_/]+$", description="For kind function_module."
-    )
     line: int = Field(ge=1, le=MAX_LINES * 10, description="Line, from 1.")
     column: int = Field(ge=0, le=10_000, description="Column, from 0.")
-    source: str | None = Field(None, max_length=2_000_000, description="Unsaved source; default: the saved one.")
 
 
-async def position_source(ctx: ToolContext, params: PositionInput) -> tuple[str, str]:
-    """(the source's ADT URI, the source text) with the cursor checked against it."""
+class PositionInput(CursorInput):
+    source: str | None = Field(None, max_length=2_000_000, description="Unsaved text; default: the saved one.")
+
+
+async def position_source(ctx: ToolContext, params: CursorInput) -> tuple[str, str]:
+    """(the source's ADT URI, the source text: unsaved when given, else the saved) with the cursor checked."""
     from sap_devs.adt.codeassist import check_position
     from sap_devs.adt.errors import AdtError
     from sap_devs.adt.objects import object_uri, read_source
 
-    if params.kind == "function_module" and not params.function_group:
-        raise ToolError("A function module needs its function group.", hint="Pass function_group as well.")
-    group = params.function_group if params.kind == "function_module" else None
-    uri = object_uri(params.kind, params.name, group=group) + "/source/main"
-    source = params.source
+    uri = object_uri(params.kind, params.name) + "/source/main"
+    source = getattr(params, "source", None)
     if source is None:
-        source = await read_source(ctx.adt(), params.kind, params.name, group=group, version="inactive")
+        source = await read_source(ctx.adt(), params.kind, params.name, version="inactive")
     try:
         check_position(source, params.line, params.column)
     except AdtError as exc:

@@ -6,10 +6,10 @@ from pydantic import Field
 
 from sap_devs.mcp.framework import Annotations, Tool, ToolContext, ToolError, ToolOutput
 from sap_devs.mcp.tools.abap._shared import ALL_SYSTEMS, transport_field
-from sap_devs.mcp.tools.abap.editor._position import PositionInput, position_source
+from sap_devs.mcp.tools.abap.editor._position import CursorInput, position_source
 
 
-class Input(PositionInput):
+class Input(CursorInput):  # fixes apply to the saved source, which is what gets written
     proposal: int = Field(ge=1, le=100, description="number from get_quick_fixes.")
     transport: str | None = transport_field()
 
@@ -38,10 +38,7 @@ async def handle(params: Input, ctx: ToolContext) -> Output:
         )
     chosen = found[params.proposal - 1]
     fixed = apply_deltas(source, await fix_deltas(client, chosen, uri, source, params.line, params.column), uri)
-    group = params.function_group if params.kind == "function_module" else None
-    report = await write_source(
-        client, policy, params.kind, params.name, fixed, transport=params.transport, group=group
-    )
+    report = await write_source(client, policy, params.kind, params.name, fixed, transport=params.transport)
     old, new = source.splitlines(), fixed.splitlines()
     changed = sum(a != b for a, b in zip(old, new, strict=False)) + abs(len(old) - len(new))
     hint = "Saved as inactive; run syntax_check, then activate_objects."
@@ -60,7 +57,7 @@ async def handle(params: Input, ctx: ToolContext) -> Output:
 TOOL = Tool(
     name="apply_quick_fix",
     title="Apply ABAP quick fix",
-    description="Apply a quick fix from get_quick_fixes at the same line and column, and save the fixed source (lock, write, unlock) in an allowed package.",
+    description="Apply fix number N of get_quick_fixes at the same line and column and save the fixed source (lock, write, unlock; allowed packages).",
     category="abap",
     action="update",
     input=Input,

@@ -40,7 +40,7 @@ async def handle(params: Input, ctx: ToolContext) -> Output:
 TOOL = Tool(
     name="complete_code",
     title="ABAP code completion",
-    description="What can be typed at a line and column of an ABAP source (saved or unsaved): the system's code completion proposals.",
+    description="Code completion: what can be typed at a line and column of ABAP source (saved or unsaved).",
     category="abap",
     action="read",
     input=Input,

@@ -13,9 +13,6 @@ class Input(ToolInput):
     source: str | None = Field(None, max_length=2_000_000, description="ABAP source to format.")
     name: str | None = Field(None, max_length=120, pattern=r"^[A-Za-z0-9_/$<>-]+$", description="Or a saved object.")
     kind: EditorKind | None = Field(None, description="Its kind.")
-    function_group: str | None = Field(
-        None, max_length=26, pattern=r"^[A-Za-z0-9_/]+$", description="For kind function_module."
-    )
 
 
 class Output(ToolOutput):
@@ -35,8 +32,7 @@ async def handle(params: Input, ctx: ToolContext) -> Output:
     if source is None:
         if not (params.name and params.kind):
             raise ToolError("Give source, or name and kind of a saved object.")
-        group = params.function_group if params.kind == "function_module" else None
-        source = await read_source(client, params.kind, params.name, group=group, version="inactive")
+        source = await read_source(client, params.kind, params.name, version="inactive")
     result = await pretty_print(client, source)
     hint = "Nothing was saved; save it with write_source." if result.source != source else "Already formatted."
     return Output(

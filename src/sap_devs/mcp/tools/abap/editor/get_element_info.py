@@ -36,7 +36,7 @@ async def handle(params: PositionInput, ctx: ToolContext) -> Output:
 TOOL = Tool(
     name="get_element_info",
     title="ABAP element info",
-    description="Type, signature and documentation of the ABAP element (variable, method, class, type) at a line and column, as the editor's hover shows it.",
+    description="Hover info at a line and column of ABAP source: type, signature and documentation of the element there.",
     category="abap",
     action="read",
     input=PositionInput,

@@ -28,7 +28,7 @@ async def handle(params: PositionInput, ctx: ToolContext) -> Output:
 TOOL = Tool(
     name="get_keyword_docs",
     title="ABAP F1 keyword documentation",
-    description="F1 help: the system's ABAP keyword documentation for the statement or keyword at a line and column, as text.",
+    description="F1 help: the system's ABAP keyword documentation for the statement at a line and column, as text.",
     category="abap",
     action="read",
     input=PositionInput,

@@ -34,7 +34,7 @@ async def handle(params: PositionInput, ctx: ToolContext) -> Output:
 TOOL = Tool(
     name="get_quick_fixes",
     title="ABAP quick fix proposals",
-    description="The quick fixes ADT offers at a line and column of an ABAP source, e.g. for a syntax error; apply one with apply_quick_fix.",
+    description="The quick fixes ADT offers at a line and column of ABAP source, e.g. for a syntax error; apply_quick_fix applies one.",
     category="abap",
     action="read",
     input=PositionInput,

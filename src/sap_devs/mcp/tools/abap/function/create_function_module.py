@@ -12,7 +12,7 @@ class Input(ToolInput):
     name: str = name_field("New module (Z_*, Y_*, /NS/)", "Z_GET_ORDER", max_length=30)
     function_group: str = name_field("Its function group", "ZSALES", max_length=26)
     description: str = short_text_field()
-    source: str | None = Field(None, max_length=2_000_000, description="Full source, FUNCTION ... ENDFUNCTION.")
+    source: str | None = Field(None, max_length=2_000_000, description="Its source.")
     transport: str | None = transport_field()
 
 
@@ -49,7 +49,7 @@ async def handle(params: Input, ctx: ToolContext) -> Output:
 TOOL = Tool(
     name="create_function_module",
     title="Create function module",
-    description="Create a function module in an existing function group of an allowed package, optionally with its source (signature in the FUNCTION statement).",
+    description="Create a function module in an existing function group of an allowed package, optionally with its full source (FUNCTION ... ENDFUNCTION).",
     category="abap",
     action="create",
     input=Input,

@@ -2,22 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import Field
 
-from sap_devs.mcp.framework import Tool, ToolContext, ToolError, ToolInput, ToolOutput
+from sap_devs.mcp.framework import Tool, ToolContext, ToolInput, ToolOutput
 from sap_devs.mcp.tools.abap._shared import ALL_SYSTEMS, Kind, name_field
-
-CheckKind = Kind | Literal["function_module", "data_element", "domain", "message_class", "service_binding"]
 
 
 class Input(ToolInput):
-    name: str = name_field("Object name", "ZCL_SALES_ORDER")
-    kind: CheckKind = Field(description="Object kind.")
-    function_group: str | None = Field(
-        None, max_length=26, pattern=r"^[A-Za-z0-9_/]+$", description="For kind function_module."
-    )
+    name: str = name_field("Object name")
+    kind: Kind = Field(description="Object kind; for a function module its group.")
     package: str | None = Field(
         None, max_length=30, pattern=r"^[A-Za-z0-9_/$]+$", description="For a new object: its package."
     )
@@ -37,10 +32,7 @@ async def handle(params: Input, ctx: ToolContext) -> Output:
     from sap_devs.adt.objects import object_uri
     from sap_devs.adt.transportcheck import check_transport
 
-    if params.kind == "function_module" and not params.function_group:
-        raise ToolError("A function module needs its function group.", hint="Pass function_group as well.")
-    group = params.function_group if params.kind == "function_module" else None
-    uri = object_uri(params.kind, params.name, group=group)
+    uri = object_uri(params.kind, params.name)
     result = await check_transport(ctx.adt(), uri, package=params.package or "")
     errors = [m["text"] for m in result.messages if m["severity"] in ("E", "A", "X")]
     if errors:
@@ -66,8 +58,8 @@ async def handle(params: Input, ctx: ToolContext) -> Output:
 
 TOOL = Tool(
     name="check_transport",
-    title="Transport check before a change",
-    description="Before changing or creating an ABAP object: does it need a transport, which request already holds it (and its owner), which requests you can use.",
+    title="Transport and lock check",
+    description="Before you edit or create: whether edits must be recorded in a transport, which request already locks the object and whose it is, and the modifiable requests to use.",
     category="abap",
     action="read",
     input=Input,
