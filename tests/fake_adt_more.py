@@ -233,8 +233,7 @@ def _transport_check(fake, state, headers, body, ok, fail) -> None:  # type: ign
         return fail(415, "ExceptionResourceNotAcceptable", f"{AS_XML};dataname=com.sap.adt.transport.service.checkData")
     text = body.decode("utf-8")
     state.transport_checks.append(text)
-    uri = (re.search(r"<URI>([^<]*)</URI>", text) or re.search(r"()", "")).group(1)
-    package = (re.search(r"<DEVCLASS>([^<]*)</DEVCLASS>", text) or re.search(r"()", "")).group(1)
+    uri, package = _tag(text, "URI"), _tag(text, "DEVCLASS")
     obj = fake.objects.get(uri.split("/source/")[0])
     if obj is None and not package:
         return ok(_check_answer("", "", "", [], "", [("E", f"Object {uri} does not exist")]), AS_XML)
@@ -254,6 +253,11 @@ def _transport_check(fake, state, headers, body, ok, fail) -> None:  # type: ign
             "</LOCK_HOLDER></CTS_OBJECT_LOCK></LOCKS>"
         )
     return ok(_check_answer(name, kind, package, requests, lock, []), AS_XML)
+
+
+def _tag(xml: str, name: str) -> str:
+    found = re.search(rf"<{name}>([^<]*)</{name}>", xml)
+    return found.group(1) if found else ""
 
 
 def _req(number: str, text: str, owner: str, *, tag: str | None = "REQ_HEADER") -> str:
@@ -491,12 +495,7 @@ def _include_change(fake, method, class_uri, include, query, headers, body, sid,
         obj.includes["testclasses"] = ""
         return ok(b"", "text/plain")
     if method == "PUT" and include is not None:
-        if (
-            include not in obj.includes
-            and include != "definitions"
-            and include != "implementations"
-            and include != "macros"
-        ):
+        if include == "testclasses" and include not in obj.includes:  # the others come with every class
             # what systems answer for a test include nobody created (CCAU)
             return fail(
                 500, "ExceptionResourceSaveFailure", f"{obj.name} does not have any inactive version of {include}"

@@ -152,6 +152,20 @@ async def test_class_include_writes_are_refused_outside_the_policy(adt, tmp_path
     assert refused.is_error and "ZOTHER" in refused.text and adt.changes() == []
 
 
+async def test_a_transportable_class_include_needs_a_transport_and_records_it(adt, tmp_path) -> None:
+    adt.objects[CLASS].move_to("ZSALES")
+    del adt.objects[CLASS].includes["testclasses"]
+    ctx = context(adt, tmp_path, writes=True)
+    refused = await call(ctx, "write_class_include", name="ZCL_SAMPLE_CLASS", include="testclasses", source=TESTS)
+    assert refused.is_error and "transport request is required" in refused.text and adt.changes() == []
+    out = await ok(
+        ctx, "write_class_include", name="ZCL_SAMPLE_CLASS", include="testclasses", source=TESTS, transport="DEVK900123"
+    )
+    assert out["transport"] == "DEVK900123" and out["created"] is True
+    written = [r for r in adt.requests if "/includes" in r.path and r.method in ("POST", "PUT")]
+    assert [r.query.get("corrNr") for r in written] == [["DEVK900123"], ["DEVK900123"]]
+
+
 # -- function groups and modules -------------------------------------------------------------------
 
 

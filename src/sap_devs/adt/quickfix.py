@@ -102,7 +102,8 @@ def _offset(lines: list[str], line: int, column: int) -> int:
 
 def apply_deltas(source: str, deltas: list[Delta], source_uri: str) -> str:
     """The source with every delta applied (from the last to the first, so ranges stay valid)."""
-    foreign = sorted({d.uri for d in deltas if d.uri.split("?", 1)[0] != source_uri})
+    # the system may spell the URI in another case (object names in ADT URIs are case-insensitive)
+    foreign = sorted({d.uri for d in deltas if d.uri.split("?", 1)[0].lower() != source_uri.lower()})
     if foreign:
         raise AdtError(
             f"The quick fix also changes {', '.join(foreign)}; sap-devs applies fixes to one source only, "
