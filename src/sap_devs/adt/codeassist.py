@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 from sap_devs.adt.atc import html_text
 from sap_devs.adt.client import AdtClient
+from sap_devs.adt.errors import AdtError
 from sap_devs.core.xml import parse_xml
 
 ADTCORE = "{http://www.sap.com/adt/core}"
@@ -21,8 +22,6 @@ def cursor(source_uri: str, line: int, column: int) -> str:
 
 
 def check_position(source: str, line: int, column: int) -> None:
-    from sap_devs.adt.errors import AdtError
-
     lines = source.splitlines() or [""]
     if line > len(lines):
         raise AdtError(f"Line {line} is past the end of the source ({len(lines)} lines).")
