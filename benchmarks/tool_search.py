@@ -25,6 +25,8 @@ from bm25 import BM25
 SETS = {
     "in-sample": Path(__file__).with_name("tool_tasks.json"),
     "held-out": Path(__file__).with_name("tool_tasks_heldout.json"),
+    # issue 26's new tools: plain requests written before their descriptions
+    "held-out-26": Path(__file__).with_name("tool_tasks_heldout_26.json"),
 }
 
 
@@ -45,7 +47,7 @@ async def main() -> None:
         return bm25.search(task)
 
     print(f"operations: {len(operations)}")
-    print(f"{'set':9} {'n':>3}  {'ranker':12} {'top-1':>12} {'top-3':>12}")
+    print(f"{'set':11} {'n':>3}  {'ranker':12} {'top-1':>12} {'top-3':>12}")
     for set_name, path in SETS.items():
         tasks = json.loads(path.read_text(encoding="utf-8"))["tasks"]
         unknown = {c["tool"] for c in tasks} - names
@@ -63,7 +65,7 @@ async def main() -> None:
                 if rank != 1:
                     misses.append((case["task"], case["tool"], rank, ranked[:3]))
             print(
-                f"{set_name:9} {n:>3}  {ranker:12} {f'{top1}/{n} ({top1 / n:.0%})':>12} "
+                f"{set_name:11} {n:>3}  {ranker:12} {f'{top1}/{n} ({top1 / n:.0%})':>12} "
                 f"{f'{top3}/{n} ({top3 / n:.0%})':>12}"
             )
             if show_misses and ranker == "search_tools":

@@ -337,6 +337,11 @@ class FakeAdt:
         def ok(payload: bytes | str, ctype: str = "application/xml") -> None:
             send(200, payload, ctype, extra)
 
+        from tests.fake_adt_more import handle_more  # issue 26's operations, kept in their own module
+
+        if handle_more(self, h.command, path, query, headers, body, ok, fail, sid=sid, stateful=stateful):
+            return
+
         if path == "/sap/bc/adt/core/discovery":
             return ok((DATA / "discovery.xml").read_bytes(), "application/atomsvc+xml")
         if path == "/sap/bc/adt/system/information":

@@ -23,6 +23,7 @@ class SafetyPolicy:
     transports: bool = False  # creating and releasing transport requests
     data: bool = False  # table contents and SELECT queries: business data leaves the system
     cross_client: bool = False  # SELECTs with USING CLIENT / CLIENT SPECIFIED: other clients' data
+    execute: bool = False  # running code on the system (console classes): a separate opt-in on top of writes
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None, *, allow_writes: bool = False) -> SafetyPolicy:
@@ -38,6 +39,7 @@ class SafetyPolicy:
             transports=on("SAP_DEVS_ADT_TRANSPORTS"),
             data=on("SAP_DEVS_ADT_DATA"),
             cross_client=on("SAP_DEVS_ADT_CROSS_CLIENT"),
+            execute=on("SAP_DEVS_ADT_EXECUTE"),
         )
 
     def package_allowed(self, package: str) -> bool:
@@ -55,6 +57,20 @@ class SafetyPolicy:
         if not self.package_allowed(package):
             raise PolicyError(
                 f"Changing {name} is refused: package {package} is not in the allowed packages "
+                f"({', '.join(self.packages)}).",
+                hint="Allow it with SAP_DEVS_ADT_PACKAGES if this is intended.",
+            )
+
+    def check_execute(self, package: str | None, name: str) -> None:
+        """Running code needs writes, its own opt-in, and the code in an allowed package."""
+        if not (self.writes and self.execute):
+            raise PolicyError(
+                f"Running {name} is refused: executing code on the system is off.",
+                hint="Start the server with --allow-writes and SAP_DEVS_ADT_EXECUTE=1 to enable it.",
+            )
+        if not package or not self.package_allowed(package):
+            raise PolicyError(
+                f"Running {name} is refused: package {package or '(unknown)'} is not in the allowed packages "
                 f"({', '.join(self.packages)}).",
                 hint="Allow it with SAP_DEVS_ADT_PACKAGES if this is intended.",
             )

@@ -1,0 +1,70 @@
+"""apply_quick_fix: apply one ADT quick fix and save the result (writes only)."""
+
+from __future__ import annotations
+
+from pydantic import Field
+
+from sap_devs.mcp.framework import Annotations, Tool, ToolContext, ToolError, ToolOutput
+from sap_devs.mcp.tools.abap._shared import ALL_SYSTEMS, transport_field
+from sap_devs.mcp.tools.abap.editor._position import CursorInput, position_source
+
+
+class Input(CursorInput):  # fixes apply to the saved source, which is what gets written
+    proposal: int = Field(ge=1, le=100, description="number from get_quick_fixes.")
+    transport: str | None = transport_field()
+
+
+class Output(ToolOutput):
+    name: str
+    fix: str
+    changed_lines: int
+    lines_after: int
+    unlocked: bool
+    hint: str
+
+
+async def handle(params: Input, ctx: ToolContext) -> Output:
+    from sap_devs.adt.quickfix import apply_deltas, fix_deltas, proposals
+    from sap_devs.adt.write import write_source
+
+    uri, source = await position_source(ctx, params)
+    client, policy = ctx.adt(), ctx.policy()
+    found = await proposals(client, uri, source, params.line, params.column)
+    if params.proposal > len(found):
+        raise ToolError(
+            f"There are {len(found)} quick fixes at line {params.line}, column {params.column}; "
+            f"no number {params.proposal}.",
+            hint="Call get_quick_fixes for the same position first.",
+        )
+    chosen = found[params.proposal - 1]
+    fixed = apply_deltas(source, await fix_deltas(client, chosen, uri, source, params.line, params.column), uri)
+    report = await write_source(client, policy, params.kind, params.name, fixed, transport=params.transport)
+    old, new = source.splitlines(), fixed.splitlines()
+    changed = sum(a != b for a, b in zip(old, new, strict=False)) + abs(len(old) - len(new))
+    hint = "Saved as inactive; run syntax_check, then activate_objects."
+    if not report.unlocked:
+        hint += " The unlock request failed; the lock is released when the server session ends."
+    return Output(
+        name=report.name,
+        fix=chosen.description,
+        changed_lines=changed,
+        lines_after=len(new),
+        unlocked=report.unlocked,
+        hint=hint,
+    )
+
+
+TOOL = Tool(
+    name="apply_quick_fix",
+    title="Apply ABAP quick fix",
+    description="Apply fix number N of get_quick_fixes at the same line and column and save the fixed source (lock, write, unlock; allowed packages).",
+    category="abap",
+    action="update",
+    input=Input,
+    output=Output,
+    handler=handle,
+    annotations=Annotations(read_only=False, destructive=True, idempotent=False, open_world=True),
+    available_in=ALL_SYSTEMS,
+    needs_system=True,
+    example={"name": "ZCL_SALES_ORDER", "kind": "class", "line": 12, "column": 4, "proposal": 1},
+)
