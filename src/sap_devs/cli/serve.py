@@ -410,6 +410,6 @@ def http_path(argv: list[str]) -> int:
         print(f"sap-devs: {exc}", file=sys.stderr)
         return 2
     except OSError as exc:  # the port is taken, the address is not ours ...
-        print(f"sap-devs: cannot serve on {args.host}:{args.port}: {exc.strerror or exc}", file=sys.stderr)
+        print(f"sap-devs: cannot serve on {args.host}:{args.port}: {exc.strerror or exc}", file=sys.stderr)  # no banner
         return 2
     return 0

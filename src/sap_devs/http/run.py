@@ -77,6 +77,7 @@ def serve_http(
     note = settings.host_check_note()
     if note:
         print(f"sap-devs: warning: {note}", file=sys.stderr)
+    check_bindable(settings.host, settings.port)  # the banner below must not announce a server that cannot start
     auth = ", ".join(
         name for name, on in (("API keys", settings.api_keys is not None), ("OIDC", settings.oidc is not None)) if on
     )
@@ -97,6 +98,25 @@ def serve_http(
     http_server = uvicorn.Server(uvicorn_config(build_app(server, settings, ctx=ctx), settings))
     http_server.run()
     return 0 if http_server.started else 1
+
+
+def check_bindable(host: str, port: int) -> None:
+    """OSError (with a message that says what to do) when ``host:port`` cannot be listened on, e.g. another
+    server holds the port. Bound and closed again at once, with the address reuse uvicorn itself sets."""
+    import socket
+
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except OSError as exc:
+        raise OSError(f"{host} is not an address of this machine ({exc.strerror or exc}); use --host") from None
+    family, kind, proto, _name, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as exc:
+            hint = "use --port to pick another, or stop the server on it" if port else "use --port"
+            raise OSError(f"{exc.strerror or exc}; {hint}") from None
 
 
 LOCAL_ONLY_TOOLS = frozenset({"check_project", "check_tools"})
