@@ -279,3 +279,39 @@ def quiet_resource_errors(loop: asyncio.AbstractEventLoop) -> None:
             the_loop.default_exception_handler(context)
 
     loop.set_exception_handler(handler)
+
+
+PER_CONNECTION_MESSAGES = frozenset(
+    {"Invalid HTTP request received.", "Unsupported upgrade request.", "Exceeded concurrency limit."}
+)
+
+
+class PerConnectionWarnings(logging.Filter):
+    """uvicorn warns once per malformed request, so a client can write to stderr as fast as it can
+    send; each of these warnings passes once per interval, with how many were held back."""
+
+    def __init__(self, interval: float = LOG_INTERVAL) -> None:
+        super().__init__()
+        self.interval = interval
+        self.last: dict[str, float] = {}
+        self.held: Counter[str] = Counter()
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.msg
+        if not isinstance(message, str) or message not in PER_CONNECTION_MESSAGES:
+            return True
+        now = time.monotonic()
+        if now - self.last.get(message, float("-inf")) < self.interval:
+            self.held[message] += 1
+            return False
+        held = self.held.pop(message, 0)
+        if held:
+            record.msg = f"{message} ({held} more in the last {now - self.last[message]:.0f} s)"
+        self.last[message] = now
+        return True
+
+
+def quiet_per_connection_warnings() -> None:
+    logger = logging.getLogger("uvicorn.error")
+    if not any(isinstance(f, PerConnectionWarnings) for f in logger.filters):
+        logger.addFilter(PerConnectionWarnings())
