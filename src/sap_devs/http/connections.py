@@ -162,14 +162,16 @@ class ConnectionGuard:
 
 _guards: weakref.WeakKeyDictionary[Any, ConnectionGuard] = weakref.WeakKeyDictionary()
 CONFIG_ATTRIBUTE = "sap_devs_connection_limits"
-"""Set on uvicorn's Config by ``run.uvicorn_config``; a config without it (``--workers`` processes,
-which uvicorn configures itself) gets the limits this process's descriptor limit allows."""
+"""Set on uvicorn's Config by ``run.uvicorn_config``. A ``--workers`` process, whose Config uvicorn
+makes itself, uses ``worker_limits`` (set by ``run.worker_app`` from the same command line), else
+the limits this process's descriptor limit allows."""
+worker_limits: ConnectionLimits | None = None
 
 
 def _guard_for(server_state: Any, config: Any) -> ConnectionGuard:
     guard = _guards.get(server_state)
     if guard is None:
-        limits = getattr(config, CONFIG_ATTRIBUTE, None) or ConnectionLimits.for_process()
+        limits = getattr(config, CONFIG_ATTRIBUTE, None) or worker_limits or ConnectionLimits.for_process()
         guard = _guards[server_state] = ConnectionGuard(limits)
     return guard
 
