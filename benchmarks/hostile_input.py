@@ -144,6 +144,7 @@ SCENARIOS = {
     "24 symlinks to . and one to /": None,
     "tarball of 3,000,000 empty members": TARBALL_CODE,
     "tarball of 200 pages of 2 MiB": TARBALL_CODE,
+    "tarball of 200 pages of 1.4 MiB": TARBALL_CODE,
 }
 
 
@@ -202,7 +203,8 @@ def main() -> None:
         if not args.only or "tarball" in args.only:
             fixtures["tarball of 3,000,000 empty members"] = many_members_tarball(base / "many.tar.gz")
             fixtures["tarball of 200 pages of 2 MiB"] = big_pages_tarball(base / "big.tar.gz")
-            for name in ("many", "big"):
+            fixtures["tarball of 200 pages of 1.4 MiB"] = big_pages_tarball(base / "big14.tar.gz", size=1400 * 1024)
+            for name in ("many", "big", "big14"):
                 print(f"{name}.tar.gz: {(base / f'{name}.tar.gz').stat().st_size / 1e6:.2f} MB compressed")
         size = len((base / "p1/layer/packs/demo/tools.yaml").read_bytes())
         print(f"bomb file: {size} bytes; cap {args.cap_gb:g} GB address space, timeout {args.timeout:g}s\n")

@@ -128,6 +128,22 @@ def test_the_access_log_and_the_slots_survive_clients_that_leave_mid_body(served
     assert _list(base, key).status_code == 200
 
 
+def test_malformed_requests_are_one_warning_per_interval(
+    served: tuple[str, str], caplog: pytest.LogCaptureFixture
+) -> None:
+    base, key = served
+    port = int(base.rsplit(":", 1)[1])
+    with caplog.at_level("WARNING", logger="uvicorn.error"):
+        for _ in range(40):
+            sock = _connect(port)
+            sock.sendall(b"NOT HTTP AT ALL\r\n\r\n")
+            _closed_within(sock, 5)  # answered 400 and closed
+            sock.close()
+    warned = [r for r in caplog.records if "Invalid HTTP request" in r.getMessage()]
+    assert len(warned) <= 1, f"{len(warned)} warnings for 40 bad requests"
+    assert _list(base, key).status_code == 200
+
+
 def _free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))

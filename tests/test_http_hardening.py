@@ -54,6 +54,10 @@ def test_a_world_writable_key_file_is_refused(tmp_path: Path) -> None:
     check_file_safety = keys_mod.check_file_safety
     key_file.chmod(0o620)
     assert any("writable by its group" in w for w in check_file_safety(key_file))
+    if os.getuid() == 0:  # only root can hand a file to another user
+        os.chown(key_file, 12345, -1)
+        assert any("belongs to another user (uid 12345)" in w for w in check_file_safety(key_file))
+        os.chown(key_file, 0, -1)
     key_file.chmod(0o600)
     key_file.parent.chmod(0o777)  # anyone could swap the file for their own
     try:

@@ -530,9 +530,10 @@ def build_app(server: Any, settings: HttpSettings, *, ctx: Any = None) -> Starle
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
         import asyncio
 
-        from sap_devs.http.connections import quiet_resource_errors
+        from sap_devs.http.connections import quiet_per_connection_warnings, quiet_resource_errors
 
         quiet_resource_errors(asyncio.get_running_loop())
+        quiet_per_connection_warnings()
         if oidc is not None:
             await oidc.start()
         async with manager.run():

@@ -162,14 +162,16 @@ class ConnectionGuard:
 
 _guards: weakref.WeakKeyDictionary[Any, ConnectionGuard] = weakref.WeakKeyDictionary()
 CONFIG_ATTRIBUTE = "sap_devs_connection_limits"
-"""Set on uvicorn's Config by ``run.uvicorn_config``; a config without it (``--workers`` processes,
-which uvicorn configures itself) gets the limits this process's descriptor limit allows."""
+"""Set on uvicorn's Config by ``run.uvicorn_config``. A ``--workers`` process, whose Config uvicorn
+makes itself, uses ``worker_limits`` (set by ``run.worker_app`` from the same command line), else
+the limits this process's descriptor limit allows."""
+worker_limits: ConnectionLimits | None = None
 
 
 def _guard_for(server_state: Any, config: Any) -> ConnectionGuard:
     guard = _guards.get(server_state)
     if guard is None:
-        limits = getattr(config, CONFIG_ATTRIBUTE, None) or ConnectionLimits.for_process()
+        limits = getattr(config, CONFIG_ATTRIBUTE, None) or worker_limits or ConnectionLimits.for_process()
         guard = _guards[server_state] = ConnectionGuard(limits)
     return guard
 
@@ -279,3 +281,39 @@ def quiet_resource_errors(loop: asyncio.AbstractEventLoop) -> None:
             the_loop.default_exception_handler(context)
 
     loop.set_exception_handler(handler)
+
+
+PER_CONNECTION_MESSAGES = frozenset(
+    {"Invalid HTTP request received.", "Unsupported upgrade request.", "Exceeded concurrency limit."}
+)
+
+
+class PerConnectionWarnings(logging.Filter):
+    """uvicorn warns once per malformed request, so a client can write to stderr as fast as it can
+    send; each of these warnings passes once per interval, with how many were held back."""
+
+    def __init__(self, interval: float = LOG_INTERVAL) -> None:
+        super().__init__()
+        self.interval = interval
+        self.last: dict[str, float] = {}
+        self.held: Counter[str] = Counter()
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.msg
+        if not isinstance(message, str) or message not in PER_CONNECTION_MESSAGES:
+            return True
+        now = time.monotonic()
+        if now - self.last.get(message, float("-inf")) < self.interval:
+            self.held[message] += 1
+            return False
+        held = self.held.pop(message, 0)
+        if held:
+            record.msg = f"{message} ({held} more in the last {now - self.last[message]:.0f} s)"
+        self.last[message] = now
+        return True
+
+
+def quiet_per_connection_warnings() -> None:
+    logger = logging.getLogger("uvicorn.error")
+    if not any(isinstance(f, PerConnectionWarnings) for f in logger.filters):
+        logger.addFilter(PerConnectionWarnings())

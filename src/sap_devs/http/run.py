@@ -54,8 +54,10 @@ def worker_app() -> Any:
     import os
 
     from sap_devs.cli.serve import build_http
+    from sap_devs.http import connections
 
     server, ctx, settings, _ = build_http(json.loads(os.environ[WORKER_ARGV]))
+    connections.worker_limits = settings.connection_limits()
     setup_access_log()
     return build_app(server, settings, ctx=ctx)
 
