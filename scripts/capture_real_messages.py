@@ -8,6 +8,8 @@ the cases it knows, adds new ones (expect null to decide by hand; heldout by `he
 leaves `source: docs` entries alone. Not run in CI: it needs the tools installed from npm.
 
     mkdir -p /tmp/h28tools && cd /tmp/h28tools && npm i @sap/cds-dk@10 @sap/cds@10 ...   (see TOOLS)
+    mkdir -p /tmp/h28cdsonly && cd /tmp/h28cdsonly && npm i @sap/cds@10
+    mkdir -p /tmp/h28cds8 && cd /tmp/h28cds8 && npm i @sap/cds@8
     python scripts/capture_real_messages.py --tools /tmp/h28tools [--only cds-compiler] [--check]
 
 `--check` writes nothing and lists the messages that changed (a tool's new wording).
@@ -54,6 +56,8 @@ TOOLS = (
 class Run:
     tools: Path
     node_bin: Path
+    cds_only: Path
+    cds8: Path
     env: dict[str, str] = field(default_factory=dict)
 
     def environ(self, extra: dict[str, str]) -> dict[str, str]:
@@ -64,6 +68,16 @@ class Run:
         # a case may run with another PATH (say, an older Node first): {tools} names the scratch install
         env.update({k: v.replace("{tools}", str(self.tools)) for k, v in extra.items()})
         return env
+
+    def base(self, name: str) -> Path:
+        """The node_modules a case links its packages from: the scratch install with everything, the
+        test cache, or one with @sap/cds alone (what a project gets that forgot its plugins)."""
+        return {
+            "tools": self.tools / "node_modules",
+            "cache": CACHE,
+            "cds-only": self.cds_only / "node_modules",
+            "cds8": self.cds8 / "node_modules",
+        }[name]
 
     def version(self, package: str) -> str:
         if package == "node":
@@ -91,6 +105,7 @@ def cut(
     if tools is not None:
         text = text.replace(str(tools / "node_modules"), f"{PROJECT}/node_modules")
         text = text.replace(str(CACHE), f"{PROJECT}/node_modules")
+        text = text.replace("/tmp/h28cdsonly/node_modules", f"{PROJECT}/node_modules")
     if folder is not None:
         text = text.replace(str(folder), PROJECT)
     if RAW:
@@ -119,7 +134,7 @@ def _project(case: Case | HttpCase, run: Run) -> Path:
         # the project sees the scratch install's packages as if it had run npm install
         target = folder / "node_modules" / pkg
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.symlink_to((CACHE if case.from_cache else run.tools / "node_modules") / pkg)
+        target.symlink_to(run.base(case.base) / pkg)
     return folder
 
 
@@ -254,6 +269,12 @@ def save(tool: str, items: list[dict]) -> None:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--tools", type=Path, default=Path("/tmp/h28tools"), help="folder with node_modules of TOOLS")
+    parser.add_argument(
+        "--cds-only", type=Path, default=Path("/tmp/h28cdsonly"), help="folder with node_modules of @sap/cds@10 alone"
+    )
+    parser.add_argument(
+        "--cds8", type=Path, default=Path("/tmp/h28cds8"), help="folder with node_modules of @sap/cds@8"
+    )
     parser.add_argument("--node-bin", type=Path, default=NODE22, help="folder with Node 22's node")
     parser.add_argument("--only", help="one tool (fixture file name)")
     parser.add_argument("--scenario", help="one scenario")
@@ -262,7 +283,7 @@ def main() -> int:
     args = parser.parse_args()
     global RAW
     RAW = args.raw
-    run = Run(args.tools, args.node_bin)
+    run = Run(args.tools, args.node_bin, args.cds_only, args.cds8)
 
     captured: dict[str, list[dict]] = {}
     failed = 0

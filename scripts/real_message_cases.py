@@ -22,7 +22,7 @@ class Case:
     link: tuple[str, ...] = ()  # scratch-install packages the project gets in its node_modules
     env: dict[str, str] = field(default_factory=dict)
     timeout: int = 90
-    from_cache: bool = False  # link from the test cache's install, which lacks @sap/xssec and @cap-js/hana
+    base: str = "tools"  # where linked packages come from: "tools", "cache" or "cds-only" (see Run.base)
     command: str = ""  # what a developer would type, when cmd differs
     names: list[str] | None = None
     each: str = ""  # instead: every output line matching this is a message (a linter's findings)
@@ -45,7 +45,7 @@ class HttpCase:
     files: dict[str, str] = field(default_factory=dict)
     link: tuple[str, ...] = ()
     env: dict[str, str] = field(default_factory=dict)
-    from_cache: bool = False
+    base: str = "tools"
     from_log: str = ""  # take the message from the server log instead of the bodies
     strip: str = ""  # what to cut off the logged line (a log format's timestamps and ids)
     lines: int = 1
@@ -320,7 +320,7 @@ def serve_start(scenario: str, files: dict[str, str], start: str, lines: int = 3
         Case(
             "cap-runtime",
             scenario,
-            "timeout 25 cds-serve",
+            kw.pop("cmd", "timeout 25 cds-serve"),
             "@sap/cds",
             files=files,
             start=start,
@@ -365,7 +365,7 @@ serve_start(
     {"package.json": _pkg(cds={"requires": {"db": "hana"}}), "srv/cat-service.cds": _SRV},
     r"^Error:",
     lines=1,
-    from_cache=True,
+    base="cache",
     link=("@sap/cds",),
 )
 serve_start(
@@ -819,3 +819,142 @@ ui5_case(
     "unknown-custom-task",
     _Y + "builder:\n  customTasks:\n    - name: ui5-task-zipper\n      afterTask: generateVersionInfo\n",
 )
+
+
+# --- @sap/hdi-deploy: the db module's deployer, run without a reachable SAP HANA -------------------
+
+_HANA_BINDING = json.dumps(
+    {
+        "hana": [
+            {
+                "name": "bookshop-db",
+                "label": "hana",
+                "tags": ["hana"],
+                "plan": "hdi-shared",
+                "credentials": {
+                    "host": "127.0.0.1",
+                    "port": "1",
+                    "user": "U",
+                    "password": "P",
+                    "schema": "S",
+                    "hdi_user": "HU",
+                    "hdi_password": "HP",
+                    "certificate": "",
+                },
+            }
+        ]
+    }
+)
+_HDICONFIG = '{"file_suffixes": {"hdbtable": {"plugin_name": "com.sap.hana.di.table"}}}\n'
+
+
+def hdi_case(scenario: str, vcap: str | None, start: str, files: dict[str, str] | None = None) -> None:
+    CASES.append(
+        Case(
+            "hdi-deploy",
+            scenario,
+            "timeout 120 node node_modules/@sap/hdi-deploy/deploy.js",
+            "@sap/hdi-deploy",
+            files={
+                "package.json": '{"name": "deployer", "dependencies": {"@sap/hdi-deploy": "^5"}}',
+                **(files or {"src/.hdiconfig": _HDICONFIG}),
+            },
+            start=start,
+            link=("@sap/hdi-deploy",),
+            env={"VCAP_SERVICES": vcap} if vcap is not None else {},
+            command="npm start   # in db/ (node node_modules/@sap/hdi-deploy/deploy.js)",
+            timeout=180,
+        )
+    )
+
+
+hdi_case("no-service-binding", None, r"^Error:")
+hdi_case("vcap-not-json", "{bad", r"^Error:")
+hdi_case("hana-unreachable", _HANA_BINDING, r"^Detection of server version failed")
+hdi_case("hana-unreachable-final", _HANA_BINDING, r"^Error:")
+
+
+# --- a project that has @sap/cds but forgot its plugins (node_modules with @sap/cds alone) -----------
+
+serve_start(
+    "missing-cap-js-sqlite",
+    {"package.json": _pkg(cds={"requires": {"db": "sqlite"}}), "srv/cat-service.cds": _SRV},
+    r"^Error: Failed loading",
+    lines=4,
+    link=("@sap/cds",),
+    base="cds-only",
+    cmd="timeout 25 node node_modules/@sap/cds/bin/serve.js",
+)
+serve_start(
+    "missing-cap-js-hana",
+    {"package.json": _pkg(cds={"requires": {"db": "hana"}}), "srv/cat-service.cds": _SRV},
+    r"^Error: Failed loading",
+    lines=4,
+    link=("@sap/cds",),
+    base="cds-only",
+    cmd="timeout 25 node node_modules/@sap/cds/bin/serve.js",
+)
+serve_start(
+    "missing-sap-xssec",
+    {"package.json": _pkg(cds={"requires": {"auth": "xsuaa"}}), "srv/cat-service.cds": _SRV},
+    r"^Error: Cannot find '@sap/xssec'",
+    lines=2,
+    link=("@sap/cds",),
+    base="cds-only",
+    cmd="timeout 25 node node_modules/@sap/cds/bin/serve.js",
+)
+
+CASES.append(
+    Case(
+        "cds-dk",
+        "cds-dk-10-with-cds-8",
+        "timeout 60 cds watch",
+        "@sap/cds-dk",
+        files={"package.json": _pkg({"@sap/cds": "^8"}), "srv/cat-service.cds": _SRV},
+        start=r"This application uses '@sap/cds' version",
+        lines=4,
+        link=("@sap/cds",),
+        base="cds8",
+        command="cds watch",
+    )
+)
+
+# A token that is not a JWT, sent to a CAP service protected by XSUAA (the binding is a stand-in; the
+# token is rejected before any key is fetched)
+_XSUAA_VCAP = json.dumps(
+    {
+        "xsuaa": [
+            {
+                "name": "bookshop-auth",
+                "label": "xsuaa",
+                "tags": ["xsuaa"],
+                "credentials": {
+                    "clientid": "sb-bookshop!t1",
+                    "clientsecret": "secret",
+                    "url": "https://demo.authentication.eu10.hana.ondemand.com",
+                    "uaadomain": "authentication.eu10.hana.ondemand.com",
+                    "xsappname": "bookshop!t1",
+                },
+            }
+        ]
+    }
+)
+for _scenario, _log in (("xsuaa-invalid-token-response", ""), ("xsuaa-invalid-token-log", r"(Jwt|JWT|401)")):
+    CASES.append(
+        HttpCase(
+            "cap-runtime",
+            _scenario,
+            "cds-serve",
+            "@sap/cds",
+            files={
+                "package.json": _pkg({"@sap/cds": "^10", "@sap/xssec": "^4"}, cds={"requires": {"auth": "xsuaa"}}),
+                "srv/cat-service.cds": _SRV,
+            },
+            link=("@sap/cds", "@sap/xssec"),
+            env={"VCAP_SERVICES": _XSUAA_VCAP},
+            requests=[("GET", "/odata/v4/catalog/Books", None, {"Authorization": "Bearer not-a-jwt"})],
+            from_log=_log,
+            lines=2,
+            command="cds watch",
+        )
+    )
