@@ -958,3 +958,29 @@ for _scenario, _log in (("xsuaa-invalid-token-response", ""), ("xsuaa-invalid-to
             command="cds watch",
         )
     )
+
+
+# A second UI5 project: an app already on manifest version 2 and UI5 1.136 that still uses what UI5 2.x drops
+_UI5_FILES_2 = {
+    "package.json": '{"name":"demo.two","version":"1.0.0"}\n',
+    "ui5.yaml": 'specVersion: "4.0"\nmetadata:\n  name: demo.two\ntype: application\nframework:\n  name: SAPUI5\n  version: "1.136.0"\n  libraries:\n    - name: sap.m\n',
+    "webapp/Component.js": 'sap.ui.define(["sap/ui/core/UIComponent"], function (UIComponent) {\n  "use strict";\n  return UIComponent.extend("demo.two.Component", {\n    metadata: { interfaces: ["sap.ui.core.IAsyncContentCreation"], manifest: "json", async: true }\n  });\n});\n',
+    "webapp/Other.js": 'sap.ui.define(["sap/ui/core/mvc/View", "sap/ui/model/json/JSONModel", "sap/m/Text", "sap/ui/core/CSSSize", "sap/ui/core/Component", "sap/ui/core/theming/Parameters", "sap/ui/core/routing/Router"], function (View, JSONModel, Text, CSSSize, Component, Parameters, Router) {\n  "use strict";\n  View.create({ viewName: "demo.two.view.X", type: "HTML" });\n  var m = new JSONModel();\n  m.loadData("x.json", {}, false);\n  new Text({ text: { path: "/a", formatter: "demo.two.format" } });\n  Component.create({ name: "demo.two", async: false });\n  Parameters.get("sapUiBaseColor");\n  new Router([], { async: false });\n  return CSSSize;\n});\n',
+    "webapp/control/MyControl.js": 'sap.ui.define(["sap/ui/core/Control"], function (Control) {\n  return Control.extend("demo.two.control.MyControl", { metadata: {}, rerender: function () {}, renderer: "demo.two.control.MyControlRenderer" });\n});\n',
+    "webapp/control/NoRenderer.js": 'sap.ui.define(["sap/ui/core/Control"], function (Control) {\n  return Control.extend("demo.two.control.NoRenderer", { metadata: {} });\n});\n',
+    "webapp/index.html": '<!DOCTYPE html>\n<html><head>\n<script id="sap-ui-bootstrap" src="resources/sap-ui-core.js" data-sap-ui-async="true" data-sap-ui-theme="sap_horizon" data-sap-ui-preload="sync" data-sap-ui-xx-waitForTheme="true" data-sap-ui-theme="sap_horizon" data-sap-ui-manifestFirst="true"></script>\n</head><body></body></html>\n',
+    "webapp/manifest.json": '{\n  "_version": "2.0.0",\n  "sap.app": {"id": "demo.two", "type": "application", "applicationVersion": {"version": "1.0.0"}},\n  "sap.ui5": {\n    "dependencies": {"minUI5Version": "1.136.0", "libs": {"sap.m": {}}},\n    "rootView": {"viewName": "demo.two.view.Main", "type": "XML", "async": true},\n    "resources": {"js": [{"uri": "lib/x.js"}]},\n    "models": {"": {"type": "sap.ui.model.odata.v2.ODataModel", "settings": {"synchronizationMode": "None"}}}\n  }\n}\n',
+    "webapp/view/Main.view.xml": '<mvc:View xmlns:mvc="sap.ui.core.mvc" xmlns="sap.m" xmlns:html="http://www.w3.org/1999/xhtml" xmlns:svg="http://www.w3.org/2000/svg">\n  <Page title="x" navButtonText="back">\n    <html:div>native</html:div>\n    <svg:svg><svg:circle r="1"/></svg:svg>\n    <Text text="{= odata.compare(${a}, ${b}) }" />\n  </Page>\n</mvc:View>\n',
+}
+CASES.append(
+    Case(
+        "ui5-linter",
+        "lint2",
+        "ui5lint",
+        "@ui5/linter",
+        files=_UI5_FILES_2,
+        each=r"^\s+\d+:\d+\s+(error|warning|fatal)\s",
+        rule=r"\s([a-z0-9]+(?:-[a-z0-9]+)+)\s*$",
+        timeout=300,
+    )
+)
