@@ -984,3 +984,75 @@ CASES.append(
         timeout=300,
     )
 )
+
+
+# --- more compiler messages: redirection, OData names, association targets ---------------------------
+
+compile_case(
+    "redirection-target-ambiguous",
+    "entity A { key ID : Integer; b : Association to B; }\nentity B { key ID : Integer; }\n"
+    "service S { entity A1 as projection on A; entity B1 as projection on B; entity B2 as projection on B; }\n",
+    to="edmx",
+)
+compile_case("association-to-type", "type T : String;\nentity A { key ID : Integer; b : Association to T; }\n")
+compile_case("odata-name-invalid", "service S { entity ![Sales-Orders] { key ID : Integer; } }\n", to="edmx")
+compile_case("array-as-key", "entity A { key ID : Integer; key tags : many String; }\n", to="sql")
+compile_case("localized-key", "entity A { key ID : localized String; }\n", to="sql")
+compile_case("function-returns-unknown", "service S { function top() returns Bestseller; }\n")
+compile_case("calculated-element-unknown", "entity A { key ID : Integer; total = price * 2; }\n")
+compile_case("numeric-enum-no-value", "type Level : Integer enum { low; high = 2; }\n")
+
+_SECURED = """service AdminService @(requires: 'admin') {
+  entity Books { key ID : Integer; title : String; }
+}
+@odata.draft.enabled
+entity AdminService.Drafts { key ID : UUID; title : String; }
+service CatalogService {
+  @restrict: [{ grant: 'READ', where: 'createdBy = $user' }]
+  entity Orders { key ID : Integer; createdBy : String; }
+}
+"""
+CASES.append(
+    HttpCase(
+        "cap-runtime",
+        "security-and-draft",
+        "cds-serve",
+        "@sap/cds",
+        files={"package.json": _PKG_SQLITE, "srv/admin-service.cds": _SECURED},
+        link=_RUNTIME_LINK,
+        command="cds watch",
+        requests=[
+            ("GET", "/odata/v4/admin/Books", None, {}),
+            ("GET", "/odata/v4/admin/Books", None, {"Authorization": "Basic Ym9iOg=="}),
+            ("GET", "/odata/v4/admin/Books", None, {"Authorization": "Basic YWxpY2U6d3Jvbmc="}),
+            ("POST", "/odata/v4/admin/Drafts", '{"title": "x"}', {"Authorization": "Basic YWxpY2U6"}),
+            (
+                "PATCH",
+                "/odata/v4/admin/Drafts(ID=1,IsActiveEntity=true)",
+                '{"title": "y"}',
+                {"Authorization": "Basic YWxpY2U6"},
+            ),
+            (
+                "GET",
+                "/odata/v4/admin/Drafts(ID=99999999-9999-9999-9999-999999999999,IsActiveEntity=false)",
+                None,
+                {"Authorization": "Basic YWxpY2U6"},
+            ),
+            (
+                "POST",
+                "/odata/v4/admin/Drafts(ID=99999999-9999-9999-9999-999999999999,IsActiveEntity=false)/AdminService.draftActivate",
+                "{}",
+                {"Authorization": "Basic YWxpY2U6"},
+            ),
+        ],
+        names=[
+            "_requires-unauthenticated",  # "Unauthorized", the same as xsuaa-invalid-token-response
+            "requires-wrong-role",
+            "_mocked-any-password",  # mocked users accept any password: no message
+            "_draft-created",
+            "_draft-patch-active",  # "Not Found", the same as entity-not-found
+            "_draft-not-found",
+            "draft-activate-not-found",
+        ],
+    )
+)
