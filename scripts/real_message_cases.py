@@ -1056,3 +1056,69 @@ CASES.append(
         ],
     )
 )
+
+
+# abaplint over a report and a class that use what ABAP Cloud does not have
+_ABAPLINT_2 = {
+    "abaplint.json": '{\n  "global": {\n    "files": "/src/**/*.*"\n  },\n  "syntax": {\n    "version": "Cloud",\n    "errorNamespace": "^(Z|Y|LCL_|TY_|LIF_)"\n  },\n  "rules": {\n    "cloud_types": true,\n    "obsolete_statement": true,\n    "parser_error": true,\n    "check_syntax": true,\n    "unknown_types": true,\n    "exporting": true,\n    "check_text_elements": true,\n    "sql_escape_host_variables": true,\n    "strict_sql": true,\n    "avoid_use": true,\n    "check_ddic": true,\n    "release_in_name": true,\n    "forbidden_identifier": true,\n    "method_implemented_twice": true,\n    "unused_types": true,\n    "superclass_final": true,\n    "implement_methods": true,\n    "cyclic_oo": true,\n    "identical_form_names": true,\n    "msag_consistency": true,\n    "definitions_top": true,\n    "try_without_catch": true,\n    "select_single_full_key": true,\n    "dangerous_statement": true,\n    "db_operation_in_loop": true,\n    "no_inline_in_optional_branches": true,\n    "allowed_object_types": true,\n    "check_include": true,\n    "sy_modification": true,\n    "uncaught_exception": true,\n    "omit_parameter_name": true,\n    "prefer_returning_to_exporting": true,\n    "prefer_xsdbool": true,\n    "use_line_exists": true,\n    "use_bool_expression": true,\n    "unnecessary_return": true\n  }\n}',
+    "src/zcl_demo2.clas.abap": "CLASS zcl_demo2 DEFINITION PUBLIC FINAL CREATE PUBLIC INHERITING FROM cl_nothere.\n  PUBLIC SECTION.\n    METHODS run RAISING cx_static_check.\n    METHODS missing.\nENDCLASS.\n\nCLASS zcl_demo2 IMPLEMENTATION.\n  METHOD run.\n    DATA lt_tab TYPE STANDARD TABLE OF i WITH DEFAULT KEY.\n    DATA lv_unknown TYPE zdoes_not_exist.\n    DATA lv_lines TYPE i.\n    DATA ls_t000 TYPE t000.\n    DESCRIBE TABLE lt_tab LINES lv_lines.\n    REFRESH lt_tab.\n    SELECT SINGLE * FROM t000 INTO @ls_t000.\n    LOOP AT lt_tab INTO DATA(lv_x).\n      SELECT SINGLE mandt FROM t000 INTO @DATA(lv_m).\n    ENDLOOP.\n    sy-subrc = 4.\n    TRY.\n      lv_lines = 1.\n    ENDTRY.\n    CALL TRANSACTION 'SE38'.\n    RAISE EXCEPTION TYPE cx_sy_zerodivide.\n  ENDMETHOD.\nENDCLASS.\n",
+    "src/zcl_demo2.clas.xml": '<?xml version="1.0" encoding="utf-8"?>\n<abapGit version="v1.0.0" serializer="LCL_OBJECT_CLAS" serializer_version="v1.0.0">\n <asx:abap xmlns:asx="http://www.sap.com/abapxml" version="1.0">\n  <asx:values>\n   <VSEOCLASS>\n    <CLSNAME>ZCL_DEMO2</CLSNAME>\n    <LANGU>E</LANGU>\n    <DESCRIPT>demo</DESCRIPT>\n    <STATE>1</STATE>\n    <CLSCCINCL>X</CLSCCINCL>\n    <FIXPT>X</FIXPT>\n    <UNICODE>X</UNICODE>\n   </VSEOCLASS>\n  </asx:values>\n </asx:abap>\n</abapGit>\n',
+    "src/zdemo_report.prog.abap": "REPORT zdemo_report.\nWRITE 'x'.\n",
+    "src/zdemo_report.prog.xml": '<?xml version="1.0" encoding="utf-8"?>\n<abapGit version="v1.0.0" serializer="LCL_OBJECT_PROG" serializer_version="v1.0.0">\n <asx:abap xmlns:asx="http://www.sap.com/abapxml" version="1.0">\n  <asx:values>\n   <PROGDIR><NAME>ZDEMO_REPORT</NAME><SUBC>1</SUBC><RLOAD>E</RLOAD><FIXPT>X</FIXPT><UCCHECK>X</UCCHECK></PROGDIR>\n  </asx:values>\n </asx:abap>\n</abapGit>\n',
+}
+CASES.append(
+    Case(
+        "abaplint",
+        "cloud2",
+        "abaplint",
+        "@abaplint/cli",
+        files=_ABAPLINT_2,
+        each=r"\.(abap|xml)\[\d+, \d+\]",
+        rule=r"\(([a-z_]+)\)\s*\[[EWI]\]\s*$",
+        where=r"^.*?\]\s+-\s+",
+        timeout=300,
+    )
+)
+
+
+# --- other cds-dk commands run where something is missing -------------------------------------------
+
+
+def dk_case(scenario: str, cmd: str, start: str, files: dict[str, str] | None = None, lines: int = 1, **kw) -> None:
+    CASES.append(
+        Case(
+            "cds-dk",
+            scenario,
+            f"timeout 90 {cmd}",
+            "@sap/cds-dk",
+            files=files if files is not None else {"package.json": _pkg(), "srv/cat-service.cds": _SRV},
+            start=start,
+            lines=lines,
+            link=kw.pop("link", ("@sap/cds",)),
+            command=cmd,
+            **kw,
+        )
+    )
+
+
+dk_case("deploy-hana-without-db-folder", "cds deploy --to hana", r"BuildError")
+dk_case("import-missing-file", "cds import srv/external/API_BUSINESS_PARTNER.edmx", r"^Error:")
+dk_case(
+    "init-broken-package-json",
+    "cds init bookshop",
+    r"SyntaxError",
+    files={"bookshop/package.json": '{\n  "name": "bookshop",\n}\n'},
+    lines=2,
+    link=(),
+)
+dk_case("compile-unknown-target", "cds compile srv --to hdbtablex", r"Unknown model processor")
+dk_case("watch-unknown-folder", "cds watch bookshop", r"^Error: No such folder")
+dk_case("compile-file-not-found", "cds compile srv/catalog-service.cds", r"Couldn't find a CDS model")
+dk_case(
+    "deploy-sqlite-folder-missing",
+    "cds deploy --to sqlite:db/data/bookshop.sqlite",
+    r"^Error: unable to open database file",
+    files={"package.json": _PKG_SQLITE, "srv/cat-service.cds": _SRV},
+    link=_RUNTIME_LINK,
+    lines=3,
+)
