@@ -1122,3 +1122,77 @@ dk_case(
     link=_RUNTIME_LINK,
     lines=3,
 )
+
+
+# --- npm scripts and Node.js module loading (CAP projects are Node.js projects) -----------------------
+
+npm_case(
+    "missing-script", {"@sap/cds": "^10"}, start=r"^npm error Missing script", cmd="npm run start", command="npm start"
+)
+CASES.append(
+    Case(
+        "npm",
+        "no-package-json",
+        "npm run start",
+        "npm",
+        start=r"^npm error enoent Could not read package.json",
+        command="npm start   # in a folder without package.json",
+    )
+)
+CASES.append(
+    Case(
+        "npm",
+        "ejsonparse",
+        "npm install --package-lock-only --no-audit --no-fund",
+        "npm",
+        files={"package.json": '{\n  "name": "bookshop",\n  "dependencies": { "@sap/cds": "^10", }\n}\n'},
+        start=r"^npm error code EJSONPARSE",
+        lines=3,
+        command="npm install",
+    )
+)
+npm_case(
+    "ci-without-lockfile",
+    {"@sap/cds": "^10"},
+    start=r"^npm error The `npm ci`",
+    lines=3,
+    cmd="npm ci",
+    command="npm ci",
+)
+
+
+def node_case(scenario: str, files: dict[str, str], start: str, lines: int = 1) -> None:
+    CASES.append(
+        Case(
+            "node",
+            scenario,
+            "node srv/server.js",
+            "node",
+            files=files,
+            start=start,
+            lines=lines,
+            command="cds watch   # srv/server.js",
+        )
+    )
+
+
+node_case(
+    "esm-package-not-found",
+    {"package.json": '{"type": "module"}', "srv/server.js": "import cds from '@sap/cds-nothere'\n"},
+    r"^Error \[ERR_MODULE_NOT_FOUND\]",
+)
+node_case(
+    "esm-relative-without-extension",
+    {
+        "package.json": '{"type": "module"}',
+        "srv/server.js": "import { handlers } from './handlers'\n",
+        "srv/handlers.js": "export const handlers = 1\n",
+    },
+    r"^Error \[ERR_MODULE_NOT_FOUND\]",
+)
+node_case(
+    "require-in-esm",
+    {"package.json": '{"type": "module"}', "srv/server.js": "const cds = require('@sap/cds')\n"},
+    r"^ReferenceError: require is not defined",
+    lines=2,
+)
