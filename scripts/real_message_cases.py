@@ -797,7 +797,6 @@ _Y = 'specVersion: "4.0"\nmetadata:\n  name: demo.app\ntype: application\n'
 ui5_case("yaml-unknown-property", _Y + "resources:\n  configurations:\n    paths:\n      webapp: webapp\n")
 ui5_case("yaml-missing-metadata", 'specVersion: "4.0"\ntype: application\n')
 ui5_case("yaml-bad-type", 'specVersion: "4.0"\nmetadata:\n  name: demo.app\ntype: app\n')
-ui5_case("yaml-old-spec-version", 'specVersion: "1.0"\nmetadata:\n  name: demo.app\ntype: application\n')
 ui5_case("yaml-syntax", 'specVersion: "4.0"\nmetadata:\n  name: demo.app\n type: application\n')
 ui5_case(
     "framework-unknown-version",
@@ -1196,3 +1195,13 @@ node_case(
     r"^ReferenceError: require is not defined",
     lines=2,
 )
+ui5_case("use-unknown-version", _Y, cmd="ui5 use sapui5@1.999.0")
+ui5_case("add-without-framework", _Y, cmd="ui5 add sap.m")
+ui5_case("future-spec-version", 'specVersion: "5.9"\nmetadata:\n  name: demo.app\ntype: application\n', lines=2)
+ui5_case(
+    "custom-middleware-not-installed",
+    _Y + "server:\n  customMiddleware:\n    - name: fiori-tools-proxy\n      afterMiddleware: compression\n",
+    cmd="ui5 serve",
+    lines=1,
+)
+ui5_case("library-without-src", 'specVersion: "4.0"\nmetadata:\n  name: demo.lib\ntype: library\n', lines=1)
