@@ -699,6 +699,22 @@ approuter_case(
     '{"authenticationMethod": "none", "routes": [ { ' + _ROUTE + ', "localDir": ".", "destination": "srv" } ]}',
     {"destinations": '[{"name": "srv", "url": "http://127.0.0.1:1"}]'},
 )
+_OK_ROUTES = '{"authenticationMethod": "none", "routes": [ { "source": "^/(.*)$", "localDir": "." } ]}'
+for _var in ("SESSION_TIMEOUT", "httpHeaders", "CORS", "COOKIES", "WS_ALLOWED_ORIGINS"):
+    approuter_case(f"env-{_var.lower()}-not-json", _OK_ROUTES, {_var: "notjson"})
+approuter_case("destination-url-not-absolute", _OK_ROUTES, {"destinations": '[{"name": "srv", "url": "srv-api"}]'})
+approuter_case("vcap-services-not-json", _OK_ROUTES, {"VCAP_SERVICES": "notjson"})
+approuter_case("jwt-refresh-negative", _OK_ROUTES, {"JWT_REFRESH": "-5"})
+approuter_case(
+    "local-dir-missing", '{"authenticationMethod": "none", "routes": [ { "source": "^/(.*)$", "localDir": "dist" } ]}'
+)
+approuter_case(
+    "logout-endpoint-type", '{"authenticationMethod": "none", "logout": { "logoutEndpoint": 5 }, "routes": []}'
+)
+approuter_case(
+    "html5-repo-not-bound",
+    '{"authenticationMethod": "none", "routes": [ { "source": "^/(.*)$", "service": "html5-apps-repo-rt" } ]}',
+)
 CASES.append(
     HttpCase(
         "approuter",
