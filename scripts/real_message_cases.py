@@ -1221,3 +1221,48 @@ ui5_case(
     lines=1,
 )
 ui5_case("library-without-src", 'specVersion: "4.0"\nmetadata:\n  name: demo.lib\ntype: library\n', lines=1)
+
+
+_MORE = """using { cuid } from '@sap/cds/common';
+service S {
+  entity Books : cuid { title : String; author : Association to Authors; }
+  entity Authors : cuid { name : String; }
+  @Capabilities.DeleteRestrictions.Deletable: false
+  @Capabilities.InsertRestrictions.Insertable: false
+  entity Locked : cuid { name : String; }
+}
+"""
+_S = "/odata/v4/s"
+CASES.append(
+    HttpCase(
+        "cap-runtime",
+        "odata-more",
+        "cds-serve",
+        "@sap/cds",
+        files={"package.json": _PKG_SQLITE, "srv/s.cds": _MORE},
+        link=_RUNTIME_LINK,
+        command="cds watch",
+        requests=[
+            ("PUT", _S + "/Books", '{"title": "x"}', {}),
+            ("POST", _S + "/Books", '{"title": "x", "author": {"name": "Emily"}}', {}),
+            ("POST", _S + "/Locked", '{"name": "x"}', {}),
+            ("DELETE", _S + "/Locked(11111111-1111-1111-1111-111111111111)", None, {}),
+            ("GET", _S + "/Books?$apply=sum(x)", None, {}),
+            ("GET", _S + "/Books?$count=maybe", None, {}),
+            ("POST", _S + "/Books", '[{"title": "a"}, {"title": "b"}]', {}),
+            ("GET", "/odata/v2/s/Books", None, {}),
+            ("GET", _S + "/Books?$expand=author($select=fullName)", None, {}),
+        ],
+        names=[
+            "put-on-collection",
+            "deep-insert-association",
+            "not-insertable",
+            "not-deletable",
+            "apply-unknown-transformation",
+            "count-not-boolean",
+            "post-array",
+            "odata-v2-not-served",
+            "expand-select-unknown",
+        ],
+    )
+)
