@@ -19,4 +19,13 @@ const b64 = o => Buffer.from(JSON.stringify(o)).toString('base64url');
   await run('destination-service-token-failed', () => getDestination({ destinationName: 'NORTHWIND' }));
   const jwt = b64({alg:'RS256'}) + '.' + b64({exp: 9999999999, zid: 'z', iss: 'http://127.0.0.1:1', user_id: 'u'}) + '.sig';
   await run('destination-with-user-jwt', () => getDestination({ destinationName: 'NORTHWIND', jwt }));
+  // destinations from the environment whose authentication or proxy settings do not fit
+  delete process.env.VCAP_SERVICES;
+
+  const run2 = async (k, dest) => { process.env.destinations = JSON.stringify(dest); try { await executeHttpRequest({ destinationName: dest[0].name }, { method: 'get', url: '/x', timeout: 3000 }); console.log('OK', k) } catch (e) { let m = `${e.name}: ${e.message}`; if (e.cause) m += ` Caused by: ${e.cause.message}`; console.log(`ERR|${k}|${m.replace(/\n/g, ' ')}`) } };
+  await run2('onpremise-no-connectivity', [{ name: 'ERP', url: 'http://erp.internal:443', proxyType: 'OnPremise', authentication: 'BasicAuthentication', username: 'u', password: 'p' }]);
+  await run2('basic-without-password', [{ name: 'B', url: 'http://127.0.0.1:9', authentication: 'BasicAuthentication', username: 'u' }]);
+  await run2('principal-propagation-no-jwt', [{ name: 'PP', url: 'http://erp.internal', proxyType: 'OnPremise', authentication: 'PrincipalPropagation' }]);
+  await run2('unknown-host', [{ name: 'H', url: 'http://nothere.invalid' }]);
+  await run2('oauth-client-credentials-no-token-url', [{ name: 'O', url: 'http://127.0.0.1:9', authentication: 'OAuth2ClientCredentials', clientId: 'c', clientSecret: 's' }]);
 })();
