@@ -1266,3 +1266,26 @@ CASES.append(
         ],
     )
 )
+compile_case("annotation-assigned-twice", "@title: 'Books' @title: 'All books'\nentity Books { key ID : Integer; }\n")
+compile_case("cuid-without-using", "entity Books : cuid, managed { title : String; }\n")
+compile_case("calculated-key", "entity Books { key ID : Integer = 1; }\n")
+compile_case(
+    "view-without-key",
+    "entity Books { key ID : Integer; title : String; }\nservice S { entity Titles as select from Books { title }; }\n",
+    to="edmx",
+)
+compile_case(
+    "default-not-constant",
+    'entity Books { key ID : Integer; stock : Integer default "none"; }\n',
+    start=r"constant expression",
+)
+compile_case(
+    "view-unknown-parameter",
+    "entity Books { key ID : Integer; }\nentity V(p : Integer) as select from Books { ID } where ID = :q;\n",
+)
+compile_case(
+    "array-in-odata-v2",
+    "type Tag { name : String; }\nservice S { entity Books { key ID : Integer; tags : many Tag; } }\n",
+    to="edmx-v2",
+    start=r"^\[WARNING\]",
+)
