@@ -1289,3 +1289,5 @@ compile_case(
     to="edmx-v2",
     start=r"^\[WARNING\]",
 )
+# @sap/approuter 23.0.0 pins @sap/logging 9.2.1, which npm does not have (seen while installing the tools)
+npm_case("etarget-approuter-23-logging", {"@sap/approuter": "23.0.0"}, start=r"^npm error", lines=3)
