@@ -29,7 +29,7 @@ LINE_CHARS = 500
 _MARKED = re.compile(
     r"\bERR!|\[(?:ERROR|FATAL|SEVERE|error)\]|\b(?:ERROR|FATAL|SEVERE)\b|"
     r"\b(?:Error|error|Exception|Fehler)\b\s*(?:\[[\w.-]{1,60}\])?\s*:|"  # Error: / Error[code]: / error:
-    r"\b\w{0,60}(?:Error|Exception|Fault)\b(?::|\s*\[)|"  # TypeError: / java.io.IOException: / SqliteError [
+    r"(?:Error|Exception|Fault)(?::|\s*\[)|"  # TypeError: / java.io.IOException: / SqliteError [
     r"^\s*(?:Caused by|Uncaught|Unhandled|fatal|FAILED|Failed|failed|Error|error)\b|"
     r"^\s*\d+:\d+\s+error\b"  # a linter finding: "12:5 error ..."
 )
@@ -37,24 +37,63 @@ _MARKED = re.compile(
 _FAILURE_WORDS = re.compile(r"\b(?:failed|cannot|could not|not found|denied|refused|invalid|unable to)\b", re.I)
 # ABAP runtime errors and exception classes, HANA / HDI codes, npm codes: the error's own name
 _NAMED = re.compile(
-    r"\b(?:CX_[A-Z0-9_]{2,}|[A-Z]{2,}(?:_[A-Z0-9]+){1,}_(?:ERROR|FAILED|NOT_FOUND|OVERFLOW|ZERODIVIDE|EXCEPTION)|"
+    r"\b(?:CX_[A-Z0-9_]{2,}|[A-Z0-9_]{2,}_(?:ERROR|FAILED|NOT_FOUND|OVERFLOW|ZERODIVIDE|EXCEPTION)|"
     r"MESSAGE_TYPE_X|TIME_OUT|DBSQL_[A-Z0-9_]+|SAPSQL_[A-Z0-9_]+|ITAB_[A-Z0-9_]+|CONVT_[A-Z0-9_]+|"
     r"OBJECTS_[A-Z0-9_]+|GETWA_[A-Z0-9_]+|COMPUTE_[A-Z0-9_]+|ASSERTION_FAILED|UNCAUGHT_EXCEPTION)\b|"
     r"^\s*(?:Runtime Errors?|Except\.|Exception|Short Text|Short dump)\b|"
     r"\[\d{1,7}\]\s*:|\bcode\s+E[A-Z0-9]{3,}\b"
 )
-_FRAME = re.compile(r"^\s*(?:at\s+\S|\.\.\.\s*\d+\s+more\b|File \".*\", line \d+)")
+_FRAME = re.compile(r"\s*(?:at\s+\S|\.\.\.\s*\d+\s+more\b|File \"[^\"\n]*\", line \d+)")
 # log lines that say nothing went wrong, even where they name an error class (retry notices, summaries)
 _QUIET = re.compile(r"^\s*(?:\[?(?:INFO|DEBUG|TRACE)\]?\b|\d+ (?:problems?|errors?|warnings?)\b.*\bfound\b)", re.I)
+
+
+# substrings one of the patterns needs: lines without any skip the regular expressions (a log is
+# mostly such lines, and a substring test is far cheaper than a search with many alternatives)
+_MARKED_KEYS = (
+    "ERR",
+    "rror",
+    "FATAL",
+    "Fatal",
+    "fatal",
+    "SEVERE",
+    "xception",
+    "Fault",
+    "Fehler",
+    "Caused",
+    "ncaught",
+    "nhandled",
+    "FAILED",
+    "Failed",
+    "failed",
+)
+_NAMED_KEYS = ("_", "Runtime Error", "Except", "Short ", "code E", "]:", "] :")
+_FAILURE_KEYS = (
+    "ail",
+    "annot",
+    "ould not",
+    "ot found",
+    "enied",
+    "efused",
+    "nvalid",
+    "nable to",
+    "AIL",
+    "ANNOT",
+    "NVALID",
+)
 
 
 def _kind(line: str, above_frames: bool) -> int:
     """2 for a line that carries the error, 1 for one that only sounds like a failure, 0 otherwise."""
     if _QUIET.match(line):
         return 0
-    if above_frames or _MARKED.search(line) or _NAMED.search(line):
+    if above_frames:
         return 2
-    return 1 if _FAILURE_WORDS.search(line) else 0
+    if any(k in line for k in _MARKED_KEYS) and _MARKED.search(line):
+        return 2
+    if any(k in line for k in _NAMED_KEYS) and _NAMED.search(line):
+        return 2
+    return 1 if any(k in line for k in _FAILURE_KEYS) and _FAILURE_WORDS.search(line) else 0
 
 
 def error_lines(text: str) -> str:
