@@ -93,8 +93,13 @@ TARGETS: dict[str, tuple[list[str], list[str] | None]] = {
             "tests/test_known_error_matching.py",
             "tests/test_known_error_ranking.py",
         ],
-        ["find_known_errors", "_share", "_facts_by_entry", "boost"],
+        ["match_known_errors", "find_known_errors", "_share", "_facts_by_entry", "boost"],
     ),
+    "knowledge/match_strength.py": (
+        ["tests/test_known_error_strength.py", "tests/test_error_text.py"],
+        None,
+    ),
+    "knowledge/error_lines.py": (["tests/test_pasted_traces.py"], None),
 }
 
 # The hand-written mutants of issue 19 (each survived the whole suite once): module, what, replacements.

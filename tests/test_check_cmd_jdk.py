@@ -49,7 +49,7 @@ def test_cap_java_4_on_jdk_17_is_fine(tmp_path: Path) -> None:
     tools = _tools(_cap_java(tmp_path, "4.3.1"))
     assert tools["java"]["status"] == "ok" and tools["java"]["required"] == ">=17"
     assert "CAP Java 4 (cds-services 4.3.1 in pom.xml) needs >=17" in str(tools["java"]["detail"])
-    assert tools["maven"]["status"] == "ok" and tools["maven"]["required"] == ">=3.6.3"
+    assert tools["maven"]["status"] == "ok" and tools["maven"]["required"] == ">=3.8.8"
 
 
 @pytest.mark.usefixtures("jdk17")

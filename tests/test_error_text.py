@@ -11,6 +11,7 @@ import pytest
 from sap_devs.knowledge.base import KnowledgeBase
 from sap_devs.knowledge.error_text import error_codes, strip_variable_parts
 from sap_devs.knowledge.layer_paths import Layer
+from sap_devs.knowledge.match_strength import EntryFacts
 from sap_devs.knowledge.queries import _facts_by_entry, _facts_cache, find_known_errors
 
 
@@ -93,10 +94,10 @@ def test_a_message_of_variable_parts_only_is_still_searched_as_written(kb: Knowl
 def test_the_code_cache_is_not_fooled_by_a_reused_list_id(kb: KnowledgeBase) -> None:
     records = kb.records("known_errors")
     stale = [("demo", None)]
-    _facts_cache[id(records)] = (stale, {"demo/cannot-find-module": (frozenset({"e999"}), frozenset())})  # type: ignore[dict-item]
+    _facts_cache[id(records)] = (stale, {"demo/cannot-find-module": EntryFacts.of("E999", [])})  # type: ignore[dict-item]
     try:
-        codes, pattern_terms = _facts_by_entry(records)["demo/cannot-find-module"]
+        facts = _facts_by_entry(records)["demo/cannot-find-module"]
     finally:
         _facts_cache.pop(id(records), None)
-    assert codes == frozenset()
-    assert {"cannot", "find"} <= pattern_terms
+    assert facts.all_codes == frozenset()
+    assert {"cannot", "find"} <= set(facts.wording)

@@ -5,11 +5,12 @@ from __future__ import annotations
 import pytest
 
 from sap_devs import tools
+from sap_devs.mcp.framework import Envelope
 
 
 def test_call_returns_the_output_model() -> None:
     result = tools.call("get_known_errors", query="SQL error 258: insufficient privilege", limit=2)
-    assert type(result).__name__.startswith("Envelope")
+    assert isinstance(result, Envelope)
     assert result.results[0].id == "cap/hana-insufficient-privilege-258" and result.count <= 2
 
 

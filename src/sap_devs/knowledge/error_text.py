@@ -38,14 +38,25 @@ _VARIABLE = [
     # user identifiers such as sap_capire_bookshop_Books or my_table (ABAP names are all caps and stay)
     re.compile(r"\b(?=\w*[a-z])\w+(?:_\w+)+\b"),
 ]
-_CODES = [
-    re.compile(r"\[(\d{1,7})\]"),  # HANA / HDI codes in brackets: [258], [8212002]
-    re.compile(r"\b(?:sql|jdbc|hdb\w*)\s*(?:error)?\s*(?:code)?\s*[:#]?\s*(\d{1,5})\b", re.I),  # SQL error 258
-    re.compile(r"\berror\s+(\d{3,5})\b", re.I),
-    re.compile(r"\b([A-Z][A-Z0-9]*(?:_[A-Z0-9]+){1,})\b"),  # ABAP runtime errors / exception classes
-    re.compile(r"\b(E[A-Z]{3,}|E\d{3})\b"),  # Node/npm codes: EADDRINUSE, ENOENT, E404
-    re.compile(
-        r"\b([1-5]\d\d)\s+(?:Forbidden|Unauthorized|Not Found|Internal Server Error|Bad Gateway|Service Unavailable)\b"
+# each code pattern with its kind: numbers (HANA, HDI, SQL), names (ABAP runtime errors, exception
+# classes, constants), Node/npm codes, HTTP statuses
+_CODES: list[tuple[str, re.Pattern[str]]] = [
+    ("number", re.compile(r"\[(\d{1,7})\]")),  # HANA / HDI codes in brackets: [258], [8212002]
+    (
+        "number",
+        re.compile(r"\b(?:sql|jdbc|hdb\w*)\s*(?:error)?\s*(?:code)?\s*[:#]?\s*(\d{1,5})\b", re.I),
+    ),  # SQL error 258
+    ("number", re.compile(r"\berror\s+(\d{3,5})\b", re.I)),
+    # HANA through ODBC and CAP: "General error;1299 no data found", {"code":"260"}
+    ("number", re.compile(r";(\d{1,5}) (?=[a-z])")),
+    ("number", re.compile(r"\"code\"\s*:\s*\"?(\d{1,7})\b")),
+    ("name", re.compile(r"\b([A-Z][A-Z0-9]*(?:_[A-Z0-9]+){1,})\b")),  # ABAP runtime errors / exception classes
+    ("node", re.compile(r"\b((?!ERROR\b)E[A-Z]{3,}|E\d{3})\b")),  # Node/npm codes: EADDRINUSE, ENOENT, E404 (not ERROR)
+    (
+        "http",
+        re.compile(
+            r"\b([1-5]\d\d)\s+(?:Forbidden|Unauthorized|Not Found|Internal Server Error|Bad Gateway|Service Unavailable)\b"
+        ),
     ),
 ]
 
@@ -73,9 +84,14 @@ def strip_variable_parts(text: str) -> str:
     return " ".join(text.split())
 
 
-def error_codes(text: str) -> frozenset[str]:
-    codes: set[str] = set()
-    for pattern in _CODES:
+def coded(text: str) -> dict[str, frozenset[str]]:
+    """The error codes of ``text`` (lower-cased) by kind: number, name, node, http; kinds without a code left out."""
+    found: dict[str, set[str]] = {}
+    for kind, pattern in _CODES:
         for match in pattern.finditer(text):
-            codes.add(match.group(1).lower())
-    return frozenset(codes)
+            found.setdefault(kind, set()).add(match.group(1).lower())
+    return {kind: frozenset(codes) for kind, codes in found.items()}
+
+
+def error_codes(text: str) -> frozenset[str]:
+    return frozenset().union(*coded(text).values())

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from sap_devs.knowledge.base import KnowledgeBase
+from sap_devs.knowledge.error_lines import error_lines
 from sap_devs.knowledge.error_text import error_codes, strip_variable_parts
+from sap_devs.knowledge.match_strength import STRENGTHS, EntryFacts, Fit, MessageFacts, Strength, fit
 from sap_devs.knowledge.models import EventInstance, KnownError, Resource, Sample
-from sap_devs.search import Field, analyze, index_for
+from sap_devs.search import Field, index_for
 
 Record = tuple[str, Any]
 
@@ -46,7 +49,38 @@ def find_resources(
     return index.search(query, allow=_all(_in_pack(kb, pack), by_type))
 
 
-def find_known_errors(kb: KnowledgeBase, query: str, *, pack: str | None = None) -> list[tuple[str, KnownError]]:
+@dataclass(frozen=True)
+class KnownErrorMatch:
+    pack: str
+    entry: KnownError
+    fit: Fit
+
+    @property
+    def strength(self) -> Strength:
+        return self.fit.strength
+
+
+@dataclass(frozen=True)
+class KnownErrorMatches:
+    matches: list[KnownErrorMatch]
+    matched_on: str
+    """The text that was matched: the whole message, or the error lines of a long paste."""
+
+    @property
+    def strong(self) -> bool:
+        """Whether any result is ``exact`` or ``likely``."""
+        return any(m.strength != "weak" for m in self.matches)
+
+
+WEAK_SHOWN = 3
+"""Weak results kept after the strong ones: enough for the agent to see what was near, few enough
+not to bury the message that nothing fits."""
+
+
+def match_known_errors(kb: KnowledgeBase, query: str, *, pack: str | None = None) -> KnownErrorMatches:
+    """Entries for an error message, ``exact`` and ``likely`` ones first (each tier in ranking order),
+    then at most WEAK_SHOWN ``weak`` ones; a long paste is matched on its error lines."""
+    text = error_lines(query)
     records = kb.records("known_errors")
     index = index_for(
         records,
@@ -66,17 +100,30 @@ def find_known_errors(kb: KnowledgeBase, query: str, *, pack: str | None = None)
         },
         id_of=lambda rec: rec[1].id,
     )
-    cleaned = strip_variable_parts(query) or query
-    wanted = error_codes(query)
+    cleaned = strip_variable_parts(text) or text
+    message = MessageFacts.of(text)
+    wanted = error_codes(text)
     facts = _facts_by_entry(records)
-    said = set(analyze(cleaned))
 
     def boost(rec: Record) -> float:
-        codes, wording = facts[rec[1].id]
-        shared = len(wanted & codes)
-        return (1.0 + PATTERN_WEIGHT * shared) * (1.0 + PATTERN_WEIGHT * _share(wording, said, index.idf))
+        entry = facts[rec[1].id]
+        shared = len(wanted & entry.all_codes)
+        return (1.0 + PATTERN_WEIGHT * shared) * (
+            1.0 + PATTERN_WEIGHT * _share(frozenset(entry.wording), message.terms, index.idf)
+        )
 
-    return index.search(cleaned, allow=_in_pack(kb, pack), boost=boost)
+    ranked = index.search(cleaned, allow=_in_pack(kb, pack), boost=boost)
+    matches = [KnownErrorMatch(p, e, fit(facts[e.id], message, index.idf)) for p, e in ranked]
+    order = {s: i for i, s in enumerate(STRENGTHS)}
+    matches.sort(key=lambda m: order[m.strength])  # stable: ranking order within a strength
+    strong = [m for m in matches if m.strength != "weak"]
+    weak = [m for m in matches if m.strength == "weak"][:WEAK_SHOWN]
+    return KnownErrorMatches(strong + weak, text)
+
+
+def find_known_errors(kb: KnowledgeBase, query: str, *, pack: str | None = None) -> list[tuple[str, KnownError]]:
+    """The entries of ``match_known_errors``, best first, without their strength."""
+    return [(m.pack, m.entry) for m in match_known_errors(kb, query, pack=pack).matches]
 
 
 # A bundled pattern is the error's own wording; a paste that contains all of it (among stack
@@ -86,24 +133,21 @@ def find_known_errors(kb: KnowledgeBase, query: str, *, pack: str | None = None)
 PATTERN_WEIGHT = 2.0
 
 
-def _share(terms: frozenset[str], said: set[str], idf: Callable[[str], float]) -> float:
+def _share(terms: frozenset[str], said: frozenset[str], idf: Callable[[str], float]) -> float:
     whole = sum(idf(t) for t in terms)
     return sum(idf(t) for t in terms & said) / whole if whole else 0.0
 
 
-Facts = dict[str, tuple[frozenset[str], frozenset[str]]]
+Facts = dict[str, EntryFacts]
 _facts_cache: dict[int, tuple[list[Record], Facts]] = {}
 
 
 def _facts_by_entry(records: list[Record]) -> Facts:
-    """Per entry id: its error codes and the other search terms of its pattern (the codes are
-    matched on their own), worked out once per record list."""
+    """Per entry id: its error codes, quoted names and the other search terms of its pattern,
+    worked out once per record list."""
     hit = _facts_cache.get(id(records))
     if hit is None or hit[0] is not records:
-        facts: Facts = {}
-        for rec in records:
-            codes = error_codes(f"{rec[1].pattern} {' '.join(rec[1].tags)}")
-            facts[rec[1].id] = (codes, frozenset(analyze(strip_variable_parts(rec[1].pattern))) - codes)
+        facts: Facts = {rec[1].id: EntryFacts.of(rec[1].pattern, rec[1].tags) for rec in records}
         hit = (records, facts)
         _facts_cache[id(records)] = hit
     return hit[1]

@@ -30,7 +30,7 @@ def render(params: Input, ctx: ToolContext) -> str:
 
 Do this with the sap-devs tools, not from memory:
 
-1. Call get_known_errors with query set to the error's most specific line (the message text with its code, not the stack frames){scope}. A match gives the cause, the fix and a documentation link.
+1. Call get_known_errors with query set to the error as pasted (a whole log or stack trace is fine: it matches on the error lines){scope}. An `exact` or `likely` result gives the cause, the fix and a documentation link; `weak` results share only a few words, and with none better its `docs` field lists the documentation sections to read instead.
 2. Call search_docs with the error's key terms (product, error code, the API or annotation it names) and read_doc the best page if the match needs detail.
 3. Answer with: the cause in one or two sentences, the fix as concrete steps or code, and the sources you used (the known error's id and docs URL, the documentation pages' URLs).
 4. If nothing matches, say so plainly, then reason from get_context for the product involved and name what to check next (logs, versions with check_tools, the project with check_project). Do not invent SAP error codes or notes."""

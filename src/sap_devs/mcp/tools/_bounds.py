@@ -12,8 +12,8 @@ from pydantic import StringConstraints
 
 QUERY_MAX = 500
 """Search words: a sentence or two. Longer text only dilutes the ranking."""
-ERROR_MESSAGE_MAX = 4000
-"""A pasted error message with a few lines of its stack or log around it."""
+PASTED_LOG_MAX = 65536
+"""A whole stack trace or build log as developers paste it (get_known_errors picks its error lines)."""
 ID_MAX = 64
 """Pack, tool, event type and video source ids, tool names and categories."""
 TOPIC_MAX = 100
