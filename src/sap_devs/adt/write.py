@@ -80,7 +80,7 @@ async def _unlock(client: AdtClient, uri: str, handle: str) -> bool:
     return True
 
 
-_LOCK_ACCEPT = (
+LOCK_ACCEPT = (
     "application/vnd.sap.as+xml;charset=UTF-8;dataname=com.sap.adt.lock.result;q=0.8, "
     "application/vnd.sap.as+xml;charset=UTF-8;dataname=com.sap.adt.lock.result2;q=0.9"
 )
@@ -115,7 +115,7 @@ async def holding_lock(
         "POST",
         uri,
         params={"_action": "LOCK", "accessMode": "MODIFY", **(lock_params or {})},
-        accept=_LOCK_ACCEPT,
+        accept=LOCK_ACCEPT,
     )
     handle, lock_corr = lock_data(lock.content)
     held = HeldLock(params={"lockHandle": handle}, package=checked)
@@ -334,7 +334,7 @@ async def delete_object(
     package = allowed_package(policy, info, transport)
     uri = object_uri(kind, name)
     async with client.stateful():
-        lock = await client.request("POST", uri, params={"_action": "LOCK", "accessMode": "MODIFY"})
+        lock = await client.request("POST", uri, params={"_action": "LOCK", "accessMode": "MODIFY"}, accept=LOCK_ACCEPT)
         handle, _ = lock_data(lock.content)
         try:
             package = await _package_after_lock(client, policy, kind, name, package, group=None, transport=transport)
