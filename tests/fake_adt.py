@@ -94,6 +94,19 @@ class Obj:
     metadata: bytes
     source: str
     includes: dict[str, str] = field(default_factory=dict)
+    inactive: str | None = None  # the source saved since the last activation, as real systems keep it
+
+    def header(self) -> bytes:
+        """The metadata, naming the inactive version while one exists (what ADT shows its owner)."""
+        if self.inactive is None:
+            return self.metadata
+        import re
+
+        return re.sub(rb'adtcore:version="[^"]*"', b'adtcore:version="inactive"', self.metadata, count=1)
+
+    def text(self, version: str | None) -> str:
+        """active: the active source; inactive or unspecified: the inactive one when there is one."""
+        return self.source if version == "active" or self.inactive is None else self.inactive
 
     def versions_paths(self) -> list[str]:
         """The version feeds the metadata links, relative to the object (real systems serve those only)."""
@@ -464,6 +477,12 @@ class FakeAdt:
 
             encoded = regex.search(rb"<chkrun:content>([^<]*)</chkrun:content>", body)
             text = b64.b64decode(encoded.group(1)).decode() if encoded else ""
+            if not encoded:  # the saved object is checked, in the version asked for
+                uri = regex.search(rb'adtcore:uri="([^"#?]+)', body)
+                version = regex.search(rb'chkrun:version="([^"]+)"', body)
+                checked = self.objects.get(unquote(uri.group(1).decode()).lower()) if uri else None
+                if checked is not None:
+                    text = checked.text(version.group(1).decode() if version else "active")
             with self._lock:
                 self.checked.append(text)
             name = "check-errors.xml" if "SYNTAX_ERROR" in text else "check-clean.xml"
@@ -478,6 +497,10 @@ class FakeAdt:
                 if self.activation_keeps_inactive or any(u.lower() not in sent for u, _, _ in self.inactive_together):
                     return ok(self._inactive_list(), "application/vnd.sap.adt.inactivectsobjects.v1+xml")
                 self.inactive_together = []
+            with self._lock:  # what was saved becomes the active version
+                for uri, o in self.objects.items():
+                    if o.inactive is not None and f'"{uri}'.encode() in body.lower():
+                        o.source, o.inactive = o.inactive, None
             return ok(b"")
         if path == "/sap/bc/adt/repository/informationsystem/usageReferences" and h.command == "POST":
             return ok((DATA / "whereused.xml").read_bytes())
@@ -738,7 +761,7 @@ class FakeAdt:
                 return fail(423, "ExceptionResourceInvalidLockHandle", "Resource is not locked (invalid lock handle)")
             if not obj.package.startswith("$") and not query.get("corrNr"):
                 return fail(400, "ExceptionInvalidData", "A transport request is required")
-            obj.source = body.decode("utf-8")
+            obj.inactive = body.decode("utf-8")
             return ok(b"", "text/plain")
         versions = next((v for v in obj.versions_paths() if rest in ("/" + v, f"/{v}/00042")), None)
         if h.command == "GET" and versions is not None:
@@ -752,7 +775,7 @@ class FakeAdt:
             )
             return ok(feed, "application/atom+xml;type=feed")
         if h.command == "GET" and rest == "/source/main":
-            return ok(obj.source, "text/plain")
+            return ok(obj.text(query.get("version", [None])[0]), "text/plain")
         if h.command == "GET" and rest.startswith("/includes/"):
             name = rest.rsplit("/", 1)[-1]
             if name not in obj.includes:
@@ -762,7 +785,7 @@ class FakeAdt:
             accept = headers.get("accept", "")
             if not acceptable(accept, obj.accepts):
                 return fail(406, "ExceptionResourceNotAcceptable", f"Accepted types: {', '.join(obj.accepts)}")
-            return ok(obj.metadata, obj.accepts[0])
+            return ok(obj.header(), obj.accepts[0])
         return fail(405, "ExceptionMethodNotSupported", f"{h.command} {path} is not supported")
 
     def _inactive_list(self) -> str:
@@ -871,6 +894,17 @@ class FakeAdt:
             with self._lock:
                 self.coverage_queries.append(body.decode())
             return ok((DATA / "coverage-measurements.xml").read_bytes(), "application/xml+scov")
+        children = "/sap/bc/adt/runtime/traces/coverage/results/FOOBAR/children/ADT_ROOT_NODE/TEST_EXAMPLE_PACKAGE/"
+        if path.startswith(children) and method == "GET":  # the rel=next links of the recorded measurement
+            with self._lock:
+                self.coverage_queries.append(path)
+            tail = path[len(children) :]
+            name = {
+                "CL_EXAMPLE_CLASS%3dCP/CL_EXAMPLE_CLASS/": "class",
+                "CL_EXAMPLE_CLASS%3dCP/LCL_STUB_DECORATOR/": "local",
+            }
+            if tail in name:
+                return ok((DATA / f"coverage-children-{name[tail]}.xml").read_bytes(), "application/xml+scov")
         return fail(404, "ExceptionResourceNotFound", f"Resource {path} does not exist")
 
     def _atc(self, method, path, query, body, ok, send, fail, extra) -> None:  # type: ignore[no-untyped-def]

@@ -121,10 +121,10 @@ async def test_unit_tests_with_coverage(adt, tmp_path) -> None:
         '<coverage active="true"/>' in config and '<testDurations short="true" medium="false" long="false"/>' in config
     )
     assert (
-        "<cov:query" in adt.coverage_queries[-1]
-        and "/sap/bc/adt/oo/classes/zcl_sample_class" in adt.coverage_queries[-1]
+        "<cov:query" in adt.coverage_queries[0] and "/sap/bc/adt/oo/classes/zcl_sample_class" in adt.coverage_queries[0]
     )
-    assert out["coverage"][0] == {
+    first = out["coverage"][0]
+    assert {k: v for k, v in first.items() if k != "methods"} == {
         "object": "CL_EXAMPLE_CLASS",
         "type": "CLAS/OCP",
         "statement_percent": 97.7,
@@ -132,6 +132,14 @@ async def test_unit_tests_with_coverage(adt, tmp_path) -> None:
         "branch_percent": 97.7,
         "procedure_percent": 97.7,
     }
+    # the rel=next child measurements, as sapcli follows them: the class's and its local class's methods
+    assert len(adt.coverage_queries) == 3
+    assert sorted(m["method"] for m in first["methods"]) == [
+        "/IWBEP/IF_MGW_REQ_COMMON~GET_SUPPORTED_RUNTIME_FEATURES",
+        "/IWBEP/IF_MGW_REQ_ENTITYSET~GET_AT",
+        "LCL_STUB_DECORATOR=>CONSTRUCTOR",
+    ]
+    assert all(m["statements"] == "2/2" and m["statement_percent"] == 100.0 for m in first["methods"])
 
 
 async def test_unit_tests_outside_a_test(adt, tmp_path) -> None:

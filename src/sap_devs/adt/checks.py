@@ -38,8 +38,17 @@ def _position(uri: str | None) -> tuple[int | None, int | None]:
 async def syntax_check(
     client: AdtClient, kind: str, name: str, *, source: str | None = None, version: str = "active"
 ) -> list[Message]:
-    """Check the saved object, or ``source`` as if it were saved (nothing is written)."""
+    """Check the saved object, or ``source`` as if it were saved (nothing is written).
+
+    Without ``source``, the version checked is the one last saved: the inactive version when the
+    object has one (what a write or a create just left), else the active one.
+    """
     uri = object_uri(kind, name)
+    if source is None and version == "active":
+        from sap_devs.adt.objects import read_info
+
+        if (await read_info(client, kind, name)).version == "inactive":
+            version = "inactive"
     artifact = ""
     if source is not None:
         encoded = base64.b64encode(source.encode("utf-8")).decode()
