@@ -786,6 +786,8 @@ class FakeAdt:
             if not acceptable(accept, obj.accepts):
                 return fail(406, "ExceptionResourceNotAcceptable", f"Accepted types: {', '.join(obj.accepts)}")
             return ok(obj.header(), obj.accepts[0])
+        if h.command == "GET":
+            return fail(404, "ExceptionResourceNotFound", f"Resource {path} does not exist")
         return fail(405, "ExceptionMethodNotSupported", f"{h.command} {path} is not supported")
 
     def _inactive_list(self) -> str:
