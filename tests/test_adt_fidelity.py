@@ -159,6 +159,7 @@ async def test_a_406_retry_keeps_the_dataname_the_system_offers(adt) -> None:
         )
     assert b"ZCL_SAMPLE_CLASS" in answer.content
     first, retry = [r for r in adt.requests if r.path == "/sap/bc/adt/repository/nodestructure"]
+    assert "dataname" not in first.headers["accept"]
     assert "dataname=com.sap.adt.RepositoryObjectTreeContent" in retry.headers["accept"]
 
 
