@@ -15,7 +15,7 @@ import fnmatch
 import itertools
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -282,6 +282,11 @@ class Recorded:
     path: str
     query: dict[str, list[str]]
     headers: dict[str, str]
+    status: int = 0  # what the fake answered, and with which Content-Type
+    answered: str = ""
+
+
+MARK = "/__crosscheck__/"  # a client under test announces its next operation here (no logon needed)
 
 
 class FakeAdt:
@@ -320,6 +325,7 @@ class FakeAdt:
         # out is answered with the inactive-objects list instead of messages; (uri, type, name)
         self.inactive_together: list[tuple[str, str, str]] = []
         self.activation_keeps_inactive = False  # answer with the list even when all of them were sent
+        self.on_mark: Callable[[str], None] | None = None  # told each operation a cross-checked client announces
         self.bearer_tokens: set[str] = set()  # OAuth access tokens accepted instead of the password
         self._ids = itertools.count(1)
         self._lock = threading.Lock()
@@ -353,8 +359,9 @@ class FakeAdt:
         length = int(h.headers.get("content-length") or 0)
         body = h.rfile.read(length) if length else b""
         headers = {k.lower(): v for k, v in h.headers.items()}
+        record = Recorded(h.command, path, query, headers)
         with self._lock:
-            self.requests.append(Recorded(h.command, path, query, headers))
+            self.requests.append(record)
         if self.delay:
             time.sleep(self.delay)
 
@@ -362,6 +369,7 @@ class FakeAdt:
             status: int, payload: bytes | str = b"", ctype: str = "application/xml", extra: dict[str, str] | None = None
         ) -> None:
             data = payload.encode() if isinstance(payload, str) else payload
+            record.status, record.answered = status, ctype
             h.send_response(status)
             h.send_header("Content-Type", ctype)
             h.send_header("Content-Length", str(len(data)))
@@ -374,6 +382,11 @@ class FakeAdt:
 
         def fail(status: int, type_id: str, message: str) -> None:
             send(status, EXC.format(type=type_id, msg=escape(message)))
+
+        if path.startswith(MARK):
+            if self.on_mark is not None:
+                self.on_mark(path[len(MARK) :])
+            return send(204, b"", "text/plain")
 
         expected = "Basic " + base64.b64encode(f"{self.user}:{self.password}".encode()).decode()
         authorized = headers.get("authorization") in {expected, *(f"Bearer {t}" for t in self.bearer_tokens)}
@@ -486,7 +499,7 @@ class FakeAdt:
             with self._lock:
                 self.checked.append(text)
             name = "check-errors.xml" if "SYNTAX_ERROR" in text else "check-clean.xml"
-            return ok((DATA / name).read_bytes())
+            return ok((DATA / name).read_bytes(), "application/vnd.sap.adt.checkmessages+xml")
         if path == "/sap/bc/adt/activation" and h.command == "POST":
             with self._lock:
                 self.activated.append(body.decode())
@@ -503,7 +516,10 @@ class FakeAdt:
                         o.source, o.inactive = o.inactive, None
             return ok(b"")
         if path == "/sap/bc/adt/repository/informationsystem/usageReferences" and h.command == "POST":
-            return ok((DATA / "whereused.xml").read_bytes())
+            return ok(
+                (DATA / "whereused.xml").read_bytes(),
+                "application/vnd.sap.adt.repository.usagereferences.result.v1+xml",
+            )
         if path == "/sap/bc/adt/cts/transportrequests" and h.command == "POST":
             with self._lock:
                 self.transport_bodies.append(body.decode())
@@ -533,7 +549,9 @@ class FakeAdt:
             sql = body.decode()
             with self._lock:
                 self.queries.append((path.rsplit("/", 1)[-1], sql, query))
-            upper = sql.upper()
+            upper = (
+                sql.upper() + " " + query.get("ddicEntityName", [""])[0].upper()
+            )  # the table may come as a parameter
             if "COUNT(" in upper:
                 return ok((DATA / "datapreview-count.xml").read_bytes())
             if "T000" not in upper:
@@ -934,7 +952,8 @@ class FakeAdt:
             with self._lock:
                 self.atc_runs.append((variant, body.decode()))
             name = "atc-run-failures.xml" if variant == "BROKEN" else "atc-run.xml"
-            return ok((DATA / name).read_bytes())
+            # the run names the worklist it filled: the one asked for (the recording's id is another's)
+            return ok((DATA / name).read_text().replace("0A7425B8447B1FE0B782885C456468EE", worklist_id))
         if path.startswith("/sap/bc/adt/atc/worklists/") and method == "GET":
             worklist_id = path.rsplit("/", 1)[-1]
             if worklist_id not in self.atc_worklists or not self.atc_runs:

@@ -177,7 +177,7 @@ async def _post_activation(client: AdtClient, body: str, *, preaudit: bool) -> A
         "/sap/bc/adt/activation",
         params={"method": "activate", "preauditRequested": "true" if preaudit else "false"},
         content_type="application/xml",
-        accept="application/xml",
+        accept=f"application/xml, {INACTIVE_TYPE}",
         body=body,
     )
     if not response.content.strip():
