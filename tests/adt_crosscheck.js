@@ -14,6 +14,8 @@ const { ADTClient, session_types } = require(apiFolder);
 const PROG = "/sap/bc/adt/programs/programs/ztest_program";
 const CLAS = "/sap/bc/adt/oo/classes/zcl_sample_class";
 const INTF = "/sap/bc/adt/oo/interfaces/zif_sample_interface";
+const FUGR = "/sap/bc/adt/functions/groups/zfg_hello_world";
+const DDLS = "/sap/bc/adt/ddic/ddl/sources/zddl_sample";
 const SOURCE = "REPORT ztest_program.\nWRITE 'Cross-checked'.\n";
 const CLASS_SOURCE = "CLASS zcl_sample_class IMPLEMENTATION.\n  METHOD x.\n    run( ).\n  ENDMETHOD.\nENDCLASS.\n";
 
@@ -109,6 +111,30 @@ const operations = [
     c.stateful = session_types.stateless;
     return {};
   }],
+  ["class_structure", async (c) => {
+    const s = await c.objectStructure(CLAS);
+    return { includes: s.includes.map((i) => i["class:includeType"]).sort() };
+  }],
+  ["read_function_module", async (c) => ({
+    chars: (await c.getObjectSource(`${FUGR}/fmodules/z_fn_hello_world/source/main`, { version: "active" })).length,
+  })],
+  ["read_cds", async (c) => ({ chars: (await c.getObjectSource(`${DDLS}/source/main`, { version: "active" })).length })],
+  ["domain", async (c) => ({ name: (await c.getDomainProperties("/sap/bc/adt/ddic/domains/begrm")).name })],
+  ["data_element", async (c) => ({
+    name: (await c.getDataElementProperties("/sap/bc/adt/ddic/dataelements/zsales_order_id")).name,
+  })],
+  ["create_class", async (c) => {
+    await c.createObject("CLAS/OC", "ZCL_CROSS", "$TMP", "Cross-checked", "/sap/bc/adt/packages/%24tmp");
+    return {};
+  }],
+  ["create_interface", async (c) => {
+    await c.createObject("INTF/OI", "ZIF_CROSS", "$TMP", "Cross-checked", "/sap/bc/adt/packages/%24tmp");
+    return {};
+  }],
+  ["create_transport", async (c) => ({
+    number: await c.createTransport(`${PROG}/source/main`, "Cross-checked", "ZSALES"),
+  })],
+  ["release_transport", async (c) => ({ reports: (await c.transportRelease("DEVK900124")).length })],
   ["publish_service", async (c) => ({ severity: (await c.publishServiceBinding("ZSAPCLI_TEST_BND", "0001")).SEVERITY })],
 ];
 

@@ -52,6 +52,7 @@ def content_type_ok(ctype: str, wanted: tuple[str, ...]) -> bool:
 
 
 LOCK_RESULT = "application/vnd.sap.as+xml; charset=utf-8; dataname=com.sap.adt.lock.Result"
+TRANSPORT_ORGANIZER = "application/vnd.sap.adt.transportorganizer.v1+xml"  # what CTS answers (recorded)
 
 
 def lock_accepted(accept: str, action: str) -> bool:
@@ -520,6 +521,11 @@ class FakeAdt:
                 (DATA / "whereused.xml").read_bytes(),
                 "application/vnd.sap.adt.repository.usagereferences.result.v1+xml",
             )
+        if path == "/sap/bc/adt/cts/transports" and h.command == "POST":
+            # the correction request abap-adt-api (and ADT) create: the answer is the new request's URI
+            with self._lock:
+                self.transport_bodies.append(body.decode())
+            return ok("/sap/bc/adt/cts/transportrequests/DEVK900125", "text/plain")
         if path == "/sap/bc/adt/cts/transportrequests" and h.command == "POST":
             with self._lock:
                 self.transport_bodies.append(body.decode())
@@ -535,16 +541,21 @@ class FakeAdt:
                 answer = (DATA / "transport-release-error.xml").read_text().replace("{TASK_NUMBER}", number)
             else:
                 answer = (DATA / "transport-release.xml").read_text().replace("{TRANSPORT_NUMBER}", number)
-            return ok(answer)
+            return ok(answer, TRANSPORT_ORGANIZER)
         if path == "/sap/bc/adt/cts/transportrequests":
             tree = (DATA / "transports-tree.xml").read_text()
-            return ok(tree.replace("{TRANSPORT_NUMBER}", "DEVK900123").replace("{TASK_NUMBER}", "DEVK900124"))
+            return ok(
+                tree.replace("{TRANSPORT_NUMBER}", "DEVK900123").replace("{TASK_NUMBER}", "DEVK900124"),
+                "application/vnd.sap.adt.transportorganizertree.v1+xml",  # the first type sapcli asks for
+            )
         if path.startswith("/sap/bc/adt/cts/transportrequests/"):
             number = path.rsplit("/", 1)[-1]
             if number != "DEVK900123":
                 return fail(404, "ExceptionResourceNotFound", f"Request {number} does not exist")
             one = (DATA / "transport.xml").read_text()
-            return ok(one.replace("{TRANSPORT_NUMBER}", number).replace("{TASK_NUMBER}", "DEVK900124"))
+            return ok(
+                one.replace("{TRANSPORT_NUMBER}", number).replace("{TASK_NUMBER}", "DEVK900124"), TRANSPORT_ORGANIZER
+            )
         if path in ("/sap/bc/adt/datapreview/ddic", "/sap/bc/adt/datapreview/freestyle") and h.command == "POST":
             sql = body.decode()
             with self._lock:

@@ -26,9 +26,10 @@ from typing import Any
 import pytest
 
 from sap_devs.adt.client import AdtClient
+from sap_devs.mcp.registry import Registry
 from tests.fake_adt import MARK, FakeAdt, Recorded, acceptable
 from tests.sap_tools import sap_tool_path, sap_tools_node
-from tests.test_abap_tools import PASSWORD, call, context
+from tests.test_abap_tools import ALL, PASSWORD, call, context
 
 pytestmark = pytest.mark.anyio
 SCRIPT = __file__.rsplit("/", 1)[0] + "/adt_crosscheck.js"
@@ -41,6 +42,9 @@ DIFFERENT = {
     "/sap/bc/adt/discovery) as sapcli does; abap-adt-api logs on at /sap/bc/adt/compatibility/graph",
     "atc": "sap-devs reads the worklist as sapcli does (includeExemptedFindings only); abap-adt-api adds the "
     "run's timestamp and usedObjectSet, which narrow the same worklist to that run",
+    "create_transport": "sap-devs creates a request at /sap/bc/adt/cts/transportrequests (sapcli's way, a "
+    "request of its own with a description); abap-adt-api posts a correction request for one object to "
+    "/sap/bc/adt/cts/transports",
     "publish_service": "the recorded binding is OData V4, which sap-devs publishes at odatav4/publishjobs "
     "(sapcli's way); abap-adt-api's publishServiceBinding always posts to odatav2/publishjobs",
 }
@@ -140,6 +144,15 @@ OURS: dict[str, Callable[[FakeAdt, Any], Awaitable[None]]] = {
     "create_program": tool("create_program", name="ZCROSS_PROG", package="$TMP", description="Cross-checked"),
     "delete": tool("delete_object", name="ZIF_SAMPLE_INTERFACE", kind="interface"),
     "publish_service": tool("publish_service", name="ZSAPCLI_TEST_BND"),
+    "class_structure": tool("get_object_info", name="ZCL_SAMPLE_CLASS", kind="class"),
+    "read_function_module": tool("get_function_module", name="Z_FN_HELLO_WORLD", function_group="ZFG_HELLO_WORLD"),
+    "read_cds": tool("get_cds_view", name="ZDDL_SAMPLE"),
+    "domain": tool("get_domain", name="BEGRM"),
+    "data_element": tool("get_data_element", name="ZSALES_ORDER_ID"),
+    "create_class": tool("create_class", name="ZCL_CROSS", package="$TMP", description="Cross-checked"),
+    "create_interface": tool("create_interface", name="ZIF_CROSS", package="$TMP", description="Cross-checked"),
+    "create_transport": tool("create_transport", description="Cross-checked"),
+    "release_transport": tool("release_transport", number="DEVK900124"),
 }
 
 
@@ -206,6 +219,7 @@ def verdicts(reference, tmp_path_factory) -> list[Verdict]:
             with fake.running():
                 fake.on_mark(op)
                 ctx = context(fake, tmp_path_factory.mktemp(op), writes=True, data=True, transports=True)
+                ctx.registry = Registry(ALL, system=True, writes=True, data=True, transports=True)
                 try:
                     await run(fake, ctx)
                 finally:
@@ -243,6 +257,9 @@ def test_abap_adt_api_understands_the_fakes_answers(reference) -> None:
     assert facts["definition"]["url"] == "/sap/bc/adt/oo/interfaces/zif_sample_interface/source/main"
     assert facts["search"]["found"] == ["ZCL_SAMPLE_CLASS"]
     assert facts["unit_tests"]["classes"] >= 1 and facts["package_contents"]["nodes"] >= 1
+    assert facts["class_structure"]["includes"] == ["definitions", "implementations", "macros", "main", "testclasses"]
+    assert facts["create_transport"] == {"number": "DEVK900125"}
+    assert facts["release_transport"] == {"reports": 1}
 
 
 def test_sap_devs_sends_what_abap_adt_api_sends(verdicts) -> None:
