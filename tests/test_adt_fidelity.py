@@ -55,7 +55,7 @@ async def test_objects_outside_the_allowed_packages_are_not_activated_along(adt,
     ctx = context(adt, tmp_path, writes=True)
     outcome = await call(ctx, "activate_objects", objects=[{"name": "ZCL_SAMPLE_CLASS", "kind": "class"}])
     assert outcome.is_error
-    assert "RSPARAM" in outcome.text and "SAP_BASIS_CORE" in outcome.text and "Still inactive" in outcome.text
+    assert "RSPARAM" in outcome.text and "SAP_BASIS_CORE" in outcome.text and "Not activated" in outcome.text
     assert len(activations(adt)) == 1, "nothing outside the allowed packages was activated"
 
 

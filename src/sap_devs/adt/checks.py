@@ -188,6 +188,14 @@ async def _post_activation(client: AdtClient, body: str, *, preaudit: bool) -> A
 
 
 TogetherCheck = Callable[[list[InactiveRef]], Awaitable[str | None]]
+_TOGETHER_MAX = 50  # objects a system may ask to activate along: one metadata read each
+_NAMES_SHOWN = 10
+
+
+def _names(refs: list[InactiveRef]) -> str:
+    names = sorted({r.name for r in refs})
+    more = f" and {len(names) - _NAMES_SHOWN} more" if len(names) > _NAMES_SHOWN else ""
+    return ", ".join(names[:_NAMES_SHOWN]) + more
 
 
 async def activation(
@@ -205,14 +213,14 @@ async def activation(
         return result
     refused = await together(result.inactive) if together is not None else "activate them together"
     if refused is not None:
-        names = ", ".join(sorted({r.name for r in result.inactive}))
+        names = _names(result.inactive)
         result.messages.append(
             Message(type="E", text=f"Not activated: the system asks to activate {names} together ({refused}).")
         )
         return result
     second = await _post_activation(client, _references(result.inactive), preaudit=False)
     if second.inactive:
-        names = ", ".join(sorted({r.name for r in second.inactive}))
+        names = _names(second.inactive)
         second.messages.append(Message(type="E", text=f"Still inactive after activating together: {names}."))
     return second
 
@@ -223,16 +231,21 @@ def within_policy(client: AdtClient, policy: SafetyPolicy, requested: list[tuple
     asked = {uri.lower() for uri, _ in requested}
 
     async def check(listed: list[InactiveRef]) -> str | None:
-        for ref in listed:
-            main = (ref.parent_uri or ref.uri).split("?", 1)[0].lower()
+        for ref in listed[:_TOGETHER_MAX]:
+            path = (ref.parent_uri or ref.uri).split("?", 1)[0].split("#", 1)[0]
+            main = path.lower()
             if main in asked or any(main.startswith(a + "/") for a in asked):
                 continue
-            response = await client.request("GET", ref.parent_uri or ref.uri, accept="*/*")
-            info = parse_info(response.content, ref.parent_uri or ref.uri)
+            if not main.startswith("/sap/bc/adt/"):
+                return f"{ref.name}: {path} is not an ADT object"
+            response = await client.request("GET", path, accept="*/*")
+            info = parse_info(response.content, path)
             try:
                 policy.check_write(info.package, info.name)
             except PolicyError as exc:
                 return f"{info.name}: {exc.message}"
+        if len(listed) > _TOGETHER_MAX:
+            return f"the system lists {len(listed)} objects; sap-devs activates at most {_TOGETHER_MAX} together"
         return None
 
     return check

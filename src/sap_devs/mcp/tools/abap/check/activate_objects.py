@@ -42,10 +42,9 @@ async def handle(params: Input, ctx: ToolContext) -> Output:
     result = await activation(client, refs, together=within_policy(client, policy, refs))
     messages = [Message(type=m.type, text=m.text, line=m.line) for m in result.messages]
     if not result.activated:
-        text = "; ".join(m.text for m in messages if m.type in ERROR_TYPES)
-        still = sorted({r.name for r in result.inactive})
+        text = "; ".join(m.text for m in messages[:10] if m.type in ERROR_TYPES)
         raise ToolError(
-            f"Activation failed: {text}" + (f" Still inactive: {', '.join(still)}." if still else ""),
+            f"Activation failed: {text}",
             hint="Fix the errors (syntax_check shows them), or activate the named objects together, and activate again.",
         )
     return Output(activated=True, objects=[name for _, name in refs], messages=messages)
