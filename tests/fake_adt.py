@@ -3,7 +3,9 @@
 It enforces what real systems enforce and what ADT clients get wrong: basic auth and sap-client,
 CSRF tokens on changes (with expiry on demand), lock handles bound to the stateful session (a
 stateless request between lock and write retires them: 423), lock conflicts, and 406 for an
-Accept header that names none of the media types an object offers.
+Accept header that names none of the media types an object offers. It is as tolerant as real
+systems are: ``Accept: */*`` and ``application/*`` match anything, ``Content-Type: application/*``
+is taken for the object's own type, and a session cookie logs on without ``sap-client``.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import fnmatch
 import itertools
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -31,14 +33,54 @@ EXC = (
 )
 
 
+VERSIONS_REL = "http://www.sap.com/adt/relations/versions"
+TRANSPORT_TYPE = "application/vnd.sap.adt.transportrequests.v1+xml"
+
+
+def acceptable(accept: str, offered: tuple[str, ...]) -> bool:
+    """Whether an Accept header takes one of ``offered``: by name, or by a wildcard as real systems do."""
+    kinds = [part.split(";")[0].strip().lower() for part in accept.split(",")]
+    if not accept.strip() or "*/*" in kinds or "application/*" in kinds:
+        return True
+    return any(t.lower() in kinds for t in offered)
+
+
+def content_type_ok(ctype: str, wanted: tuple[str, ...]) -> bool:
+    """A Content-Type names the expected type, or application/* (abap-adt-api's choice for XML bodies)."""
+    base = ctype.split(";")[0].strip().lower()
+    return base == "application/*" or base in (t.lower() for t in wanted)
+
+
+LOCK_RESULT = "application/vnd.sap.as+xml; charset=utf-8; dataname=com.sap.adt.lock.Result"
+TRANSPORT_ORGANIZER = "application/vnd.sap.adt.transportorganizer.v1+xml"  # what CTS answers (recorded)
+
+
+def lock_accepted(accept: str, action: str) -> bool:
+    """A lock answers asx:abap documents told apart by dataname: the Accept must name the lock result
+    (a message's lock also the status message sapcli asks for) or a wildcard; a bare type is not enough."""
+    if acceptable(accept, ()):
+        return True
+    names = ("com.sap.adt.lock.result",) + (("com.sap.adt.statusmessage",) if action == "LOCK_MSG" else ())
+    return any(f"dataname={n}" in accept.lower().replace(" ", "") for n in names)
+
+
 def generated_metadata(root: str, ns: str, name: str, adt_type: str, package: str, description: str) -> bytes:
-    """Object metadata in the ADT shape, for objects the recordings do not cover."""
+    """Object metadata in the ADT shape, for objects the recordings do not cover; like real metadata it
+    links the version history (a class through its main include, everything else through its source)."""
+    link = '<atom:link xmlns:atom="http://www.w3.org/2005/Atom" href="{href}" rel="' + VERSIONS_REL + '"/>'
+    versions = (
+        f'<class:include class:includeType="main" abapsource:sourceUri="source/main" '
+        f'xmlns:abapsource="http://www.sap.com/adt/abapsource">{link.format(href="includes/main/versions")}'
+        "</class:include>"
+        if adt_type == "CLAS/OC"
+        else link.format(href="source/main/versions")
+    )
     return (
         f'<?xml version="1.0" encoding="utf-8"?><{root} xmlns:{root.split(":")[0]}="{ns}" '
         'xmlns:adtcore="http://www.sap.com/adt/core" '
         f'adtcore:name="{name}" adtcore:type="{adt_type}" adtcore:description="{escape(description)}" '
         'adtcore:responsible="DEVELOPER" adtcore:masterLanguage="EN" adtcore:version="active" '
-        f'adtcore:changedBy="DEVELOPER" adtcore:changedAt="2026-11-01T10:00:00Z"><adtcore:packageRef '
+        f'adtcore:changedBy="DEVELOPER" adtcore:changedAt="2026-11-01T10:00:00Z">{versions}<adtcore:packageRef '
         f'adtcore:name="{package}" adtcore:type="DEVC/K"/></{root}>'
     ).encode()
 
@@ -53,6 +95,32 @@ class Obj:
     metadata: bytes
     source: str
     includes: dict[str, str] = field(default_factory=dict)
+    inactive: str | None = None  # the source saved since the last activation, as real systems keep it
+
+    def header(self) -> bytes:
+        """The metadata, naming the inactive version while one exists (what ADT shows its owner)."""
+        if self.inactive is None:
+            return self.metadata
+        import re
+
+        return re.sub(rb'adtcore:version="[^"]*"', b'adtcore:version="inactive"', self.metadata, count=1)
+
+    def text(self, version: str | None) -> str:
+        """active: the active source; inactive or unspecified: the inactive one when there is one."""
+        return self.source if version == "active" or self.inactive is None else self.inactive
+
+    def versions_paths(self) -> list[str]:
+        """The version feeds the metadata links, relative to the object (real systems serve those only)."""
+        import re
+
+        found = []
+        for tag in re.findall(rb"<atom:link\b[^>]*>", self.metadata):
+            if VERSIONS_REL.encode() in tag:
+                href = re.search(rb'href="([^"]+)"', tag)
+                if href:
+                    value = href.group(1).decode()
+                    found.append(value[len(self.uri) + 1 :] if value.startswith(self.uri + "/") else value)
+        return found
 
     def move_to(self, package: str) -> None:
         """What another user's package change looks like: the metadata names the new package."""
@@ -215,6 +283,11 @@ class Recorded:
     path: str
     query: dict[str, list[str]]
     headers: dict[str, str]
+    status: int = 0  # what the fake answered, and with which Content-Type
+    answered: str = ""
+
+
+MARK = "/__crosscheck__/"  # a client under test announces its next operation here (no logon needed)
 
 
 class FakeAdt:
@@ -247,6 +320,13 @@ class FakeAdt:
         self.publish_jobs: list[tuple[str, dict[str, list[str]], str]] = []
         self.publish_fails = False
         self.delay = 0.0
+        self.core_discovery = True  # False: an older system without /sap/bc/adt/core/discovery (404)
+        self.csrf_failure_body = "CSRF token validation failed"  # what a 403 for a bad token says
+        # objects the system insists on activating together: an activation that leaves any of them
+        # out is answered with the inactive-objects list instead of messages; (uri, type, name)
+        self.inactive_together: list[tuple[str, str, str]] = []
+        self.activation_keeps_inactive = False  # answer with the list even when all of them were sent
+        self.on_mark: Callable[[str], None] | None = None  # told each operation a cross-checked client announces
         self.bearer_tokens: set[str] = set()  # OAuth access tokens accepted instead of the password
         self._ids = itertools.count(1)
         self._lock = threading.Lock()
@@ -280,8 +360,9 @@ class FakeAdt:
         length = int(h.headers.get("content-length") or 0)
         body = h.rfile.read(length) if length else b""
         headers = {k.lower(): v for k, v in h.headers.items()}
+        record = Recorded(h.command, path, query, headers)
         with self._lock:
-            self.requests.append(Recorded(h.command, path, query, headers))
+            self.requests.append(record)
         if self.delay:
             time.sleep(self.delay)
 
@@ -289,6 +370,7 @@ class FakeAdt:
             status: int, payload: bytes | str = b"", ctype: str = "application/xml", extra: dict[str, str] | None = None
         ) -> None:
             data = payload.encode() if isinstance(payload, str) else payload
+            record.status, record.answered = status, ctype
             h.send_response(status)
             h.send_header("Content-Type", ctype)
             h.send_header("Content-Length", str(len(data)))
@@ -302,9 +384,20 @@ class FakeAdt:
         def fail(status: int, type_id: str, message: str) -> None:
             send(status, EXC.format(type=type_id, msg=escape(message)))
 
+        if path.startswith(MARK):
+            if self.on_mark is not None:
+                self.on_mark(path[len(MARK) :])
+            return send(204, b"", "text/plain")
+
         expected = "Basic " + base64.b64encode(f"{self.user}:{self.password}".encode()).decode()
         authorized = headers.get("authorization") in {expected, *(f"Bearer {t}" for t in self.bearer_tokens)}
-        if not authorized or query.get("sap-client", [None])[0] != self.client:
+        cookie = headers.get("cookie", "")
+        sid = next((c.split("=", 1)[1] for c in cookie.split("; ") if c.startswith("SAP_SESSIONID_FAK_100=")), None)
+        # a logged-on session names its client in the cookie; only a new logon must say sap-client
+        client_ok = query.get("sap-client", [None])[0] == self.client or (
+            "sap-client" not in query and sid is not None and sid in self.sessions
+        )
+        if not authorized or not client_ok:
             send(
                 401,
                 "Logon failed",
@@ -312,8 +405,6 @@ class FakeAdt:
                 {"WWW-Authenticate": 'Basic realm="SAP NetWeaver Application Server"'},
             )
             return
-        cookie = headers.get("cookie", "")
-        sid = next((c.split("=", 1)[1] for c in cookie.split("; ") if c.startswith("SAP_SESSIONID_FAK_100=")), None)
         extra: dict[str, str] = {}
         with self._lock:
             if sid is None or sid not in self.sessions:
@@ -331,7 +422,7 @@ class FakeAdt:
             if headers.get("x-csrf-token", "").lower() == "fetch":
                 extra["x-csrf-token"] = self.sessions[sid]
             elif h.command in ("POST", "PUT", "DELETE") and headers.get("x-csrf-token") != self.sessions[sid]:
-                send(403, "CSRF token validation failed", "text/plain", extra)
+                send(403, self.csrf_failure_body, "text/plain", {**extra, "x-csrf-token": "Required"})
                 return
 
         def ok(payload: bytes | str, ctype: str = "application/xml") -> None:
@@ -342,8 +433,17 @@ class FakeAdt:
         if handle_more(self, h.command, path, query, headers, body, ok, fail, sid=sid, stateful=stateful):
             return
 
-        if path == "/sap/bc/adt/core/discovery":
+        if path == "/sap/bc/adt/core/discovery" and not self.core_discovery:
+            return fail(404, "ExceptionResourceNotFound", f"Resource {path} does not exist")
+        if path in ("/sap/bc/adt/core/discovery", "/sap/bc/adt/discovery"):
             return ok((DATA / "discovery.xml").read_bytes(), "application/atomsvc+xml")
+        if path == "/sap/bc/adt/compatibility/graph":  # abap-adt-api logs on here
+            return ok(
+                '<?xml version="1.0" encoding="utf-8"?><compatibility:graph '
+                'xmlns:compatibility="http://www.sap.com/adt/compatibility"/>'
+            )
+        if path == "/sap/bc/adt/feeds" and h.command == "GET":
+            return ok((DATA / "feeds.xml").read_bytes(), "application/atom+xml;type=feed")
         if path == "/sap/bc/adt/system/information":
             return ok((DATA / "system-information.xml").read_bytes(), "application/atom+xml")
         if path.startswith("/sap/bc/adt/businessservices/odatav") and h.command == "POST":
@@ -396,18 +496,41 @@ class FakeAdt:
 
             encoded = regex.search(rb"<chkrun:content>([^<]*)</chkrun:content>", body)
             text = b64.b64decode(encoded.group(1)).decode() if encoded else ""
+            if not encoded:  # the saved object is checked, in the version asked for
+                uri = regex.search(rb'adtcore:uri="([^"#?]+)', body)
+                version = regex.search(rb'chkrun:version="([^"]+)"', body)
+                checked = self.objects.get(unquote(uri.group(1).decode()).lower()) if uri else None
+                if checked is not None:
+                    text = checked.text(version.group(1).decode() if version else "active")
             with self._lock:
                 self.checked.append(text)
             name = "check-errors.xml" if "SYNTAX_ERROR" in text else "check-clean.xml"
-            return ok((DATA / name).read_bytes())
+            return ok((DATA / name).read_bytes(), "application/vnd.sap.adt.checkmessages+xml")
         if path == "/sap/bc/adt/activation" and h.command == "POST":
             with self._lock:
                 self.activated.append(body.decode())
             if b"zfail" in body.lower():
                 return ok((DATA / "activation-error.xml").read_bytes())
+            if self.inactive_together:
+                sent = body.decode().lower()
+                if self.activation_keeps_inactive or any(u.lower() not in sent for u, _, _ in self.inactive_together):
+                    return ok(self._inactive_list(), "application/vnd.sap.adt.inactivectsobjects.v1+xml")
+                self.inactive_together = []
+            with self._lock:  # what was saved becomes the active version
+                for uri, o in self.objects.items():
+                    if o.inactive is not None and f'"{uri}'.encode() in body.lower():
+                        o.source, o.inactive = o.inactive, None
             return ok(b"")
         if path == "/sap/bc/adt/repository/informationsystem/usageReferences" and h.command == "POST":
-            return ok((DATA / "whereused.xml").read_bytes())
+            return ok(
+                (DATA / "whereused.xml").read_bytes(),
+                "application/vnd.sap.adt.repository.usagereferences.result.v1+xml",
+            )
+        if path == "/sap/bc/adt/cts/transports" and h.command == "POST":
+            # the correction request abap-adt-api (and ADT) create: the answer is the new request's URI
+            with self._lock:
+                self.transport_bodies.append(body.decode())
+            return ok("/sap/bc/adt/cts/transportrequests/DEVK900125", "text/plain")
         if path == "/sap/bc/adt/cts/transportrequests" and h.command == "POST":
             with self._lock:
                 self.transport_bodies.append(body.decode())
@@ -423,21 +546,28 @@ class FakeAdt:
                 answer = (DATA / "transport-release-error.xml").read_text().replace("{TASK_NUMBER}", number)
             else:
                 answer = (DATA / "transport-release.xml").read_text().replace("{TRANSPORT_NUMBER}", number)
-            return ok(answer)
+            return ok(answer, TRANSPORT_ORGANIZER)
         if path == "/sap/bc/adt/cts/transportrequests":
             tree = (DATA / "transports-tree.xml").read_text()
-            return ok(tree.replace("{TRANSPORT_NUMBER}", "DEVK900123").replace("{TASK_NUMBER}", "DEVK900124"))
+            return ok(
+                tree.replace("{TRANSPORT_NUMBER}", "DEVK900123").replace("{TASK_NUMBER}", "DEVK900124"),
+                "application/vnd.sap.adt.transportorganizertree.v1+xml",  # the first type sapcli asks for
+            )
         if path.startswith("/sap/bc/adt/cts/transportrequests/"):
             number = path.rsplit("/", 1)[-1]
             if number != "DEVK900123":
                 return fail(404, "ExceptionResourceNotFound", f"Request {number} does not exist")
             one = (DATA / "transport.xml").read_text()
-            return ok(one.replace("{TRANSPORT_NUMBER}", number).replace("{TASK_NUMBER}", "DEVK900124"))
+            return ok(
+                one.replace("{TRANSPORT_NUMBER}", number).replace("{TASK_NUMBER}", "DEVK900124"), TRANSPORT_ORGANIZER
+            )
         if path in ("/sap/bc/adt/datapreview/ddic", "/sap/bc/adt/datapreview/freestyle") and h.command == "POST":
             sql = body.decode()
             with self._lock:
                 self.queries.append((path.rsplit("/", 1)[-1], sql, query))
-            upper = sql.upper()
+            upper = (
+                sql.upper() + " " + query.get("ddicEntityName", [""])[0].upper()
+            )  # the table may come as a parameter
             if "COUNT(" in upper:
                 return ok((DATA / "datapreview-count.xml").read_bytes())
             if "T000" not in upper:
@@ -465,6 +595,13 @@ class FakeAdt:
         if path == "/sap/bc/adt/activation/inactiveobjects":
             return ok((DATA / "inactive-objects.xml").read_bytes())
         if path == "/sap/bc/adt/repository/nodestructure" and h.command == "POST":
+            tree_type = "application/vnd.sap.as+xml;charset=UTF-8;dataname=com.sap.adt.RepositoryObjectTreeContent"
+            accept = headers.get("accept", "")
+            named = [p for p in accept.split(",") if p.split(";")[0].strip() == "application/vnd.sap.as+xml"]
+            if not (
+                acceptable(accept, ()) or any("com.sap.adt.repositoryobjecttreecontent" in p.lower() for p in named)
+            ):
+                return fail(406, "ExceptionResourceNotAcceptable", f"Accepted types: {tree_type}")
             package = query.get("parent_name", [""])[0]
             members = [o for o in self.objects.values() if o.package == package]
             if not members:
@@ -475,7 +612,8 @@ class FakeAdt:
                 for o in members
             )
             return ok(
-                f'<?xml version="1.0" encoding="UTF-8"?><asx:abap xmlns:asx="http://www.sap.com/abapxml" version="1.0"><asx:values><DATA><TREE_CONTENT>{nodes}</TREE_CONTENT></DATA></asx:values></asx:abap>'
+                f'<?xml version="1.0" encoding="UTF-8"?><asx:abap xmlns:asx="http://www.sap.com/abapxml" version="1.0"><asx:values><DATA><TREE_CONTENT>{nodes}</TREE_CONTENT></DATA></asx:values></asx:abap>',
+                "application/vnd.sap.as+xml; charset=utf-8; dataname=com.sap.adt.RepositoryObjectTreeContent",
             )
 
         collections = {
@@ -571,7 +709,7 @@ class FakeAdt:
                 return fail(400, "ExceptionResourceAlreadyExists", f"{name} already exists")
             if not package.startswith("$") and not query.get("corrNr"):
                 return fail(400, "ExceptionInvalidData", "A transport request is required")
-            if h.headers.get("content-type", "").split(";")[0] != accept:
+            if not content_type_ok(h.headers.get("content-type", ""), (accept,)):
                 return fail(415, "ExceptionResourceNotAcceptable", f"Content type {accept} expected")
             skeleton = {
                 "PROG/P": f"REPORT {name.lower()}.\n",
@@ -606,6 +744,12 @@ class FakeAdt:
             return fail(404, "ExceptionResourceNotFound", f"Resource {path} does not exist")
         obj = self.objects[obj_uri]
         action = query.get("_action", [None])[0]
+        if (
+            h.command == "POST"
+            and action in ("LOCK", "LOCK_MSG")
+            and not lock_accepted(headers.get("accept", ""), action)
+        ):
+            return fail(406, "ExceptionResourceNotAcceptable", f"Accepted types: {LOCK_RESULT}")
         if h.command == "POST" and action == "LOCK":
             if not stateful:
                 return fail(400, "ExceptionInvalidData", "Lock requires a stateful session")
@@ -619,7 +763,7 @@ class FakeAdt:
             lock = (DATA / "lock.xml").read_bytes().replace(b"MOCK_LOCK_HANDLE_001", handle.encode())
             if obj.package.startswith("$"):
                 lock = lock.replace(b"<CORRNR>DEVK900001</CORRNR>", b"<CORRNR></CORRNR>")
-            return ok(lock, "application/vnd.sap.as+xml")
+            return ok(lock, LOCK_RESULT)
         if h.command == "POST" and action in ("LOCK_MSG", "UNLOCK_ALL") and rest.startswith("/messages/"):
             return self._message_lock(action, obj_uri, rest, body, sid, stateful, ok, fail)
         if h.command == "POST" and action == "UNLOCK":
@@ -639,7 +783,7 @@ class FakeAdt:
             held = self.locks.get(obj_uri)
             if not held or held != (query.get("lockHandle", [""])[0], sid):
                 return fail(423, "ExceptionResourceInvalidLockHandle", "Resource is not locked (invalid lock handle)")
-            if headers.get("content-type", "").split(";")[0] not in obj.accepts:
+            if not content_type_ok(headers.get("content-type", ""), obj.accepts):
                 return fail(415, "ExceptionResourceNotAcceptable", f"Content type {obj.accepts[0]} expected")
             if obj.type == "MSAG/N" and not self._messages_locked(obj_uri, body, sid):
                 return fail(423, "ExceptionResourceInvalidLockHandle", "Message is not locked (invalid lock handle)")
@@ -651,16 +795,21 @@ class FakeAdt:
                 return fail(423, "ExceptionResourceInvalidLockHandle", "Resource is not locked (invalid lock handle)")
             if not obj.package.startswith("$") and not query.get("corrNr"):
                 return fail(400, "ExceptionInvalidData", "A transport request is required")
-            obj.source = body.decode("utf-8")
+            obj.inactive = body.decode("utf-8")
             return ok(b"", "text/plain")
-        if h.command == "GET" and rest == "/source/main/versions":
-            # abapify's recorded feed (one version, 00042, in transport MOCK900236), for this object
+        versions = next((v for v in obj.versions_paths() if rest in ("/" + v, f"/{v}/00042")), None)
+        if h.command == "GET" and versions is not None:
+            # abapify's recorded feed (one version, 00042, in transport MOCK900236), served where this
+            # object's metadata links its versions, as real systems do
+            if rest.endswith("/00042"):
+                return ok(obj.source.replace("Hello", "Hi") + "* first version\n", "text/plain")
             feed = (DATA / "versions.xml").read_text()
-            return ok(feed.replace("/sap/bc/adt/programs/programs/ztest_gcts_program", obj_uri), "application/atom+xml")
-        if h.command == "GET" and rest == "/source/main/versions/00042":
-            return ok(obj.source.replace("Hello", "Hi") + "* first version\n", "text/plain")
+            feed = feed.replace(
+                "/sap/bc/adt/programs/programs/ztest_gcts_program/source/main/versions", f"{obj_uri}/{versions}"
+            )
+            return ok(feed, "application/atom+xml;type=feed")
         if h.command == "GET" and rest == "/source/main":
-            return ok(obj.source, "text/plain")
+            return ok(obj.text(query.get("version", [None])[0]), "text/plain")
         if h.command == "GET" and rest.startswith("/includes/"):
             name = rest.rsplit("/", 1)[-1]
             if name not in obj.includes:
@@ -668,10 +817,25 @@ class FakeAdt:
             return ok(obj.includes[name], "text/plain")
         if h.command == "GET" and rest == "":
             accept = headers.get("accept", "")
-            if not any(t in accept for t in obj.accepts):
+            if not acceptable(accept, obj.accepts):
                 return fail(406, "ExceptionResourceNotAcceptable", f"Accepted types: {', '.join(obj.accepts)}")
-            return ok(obj.metadata, obj.accepts[0])
+            return ok(obj.header(), obj.accepts[0])
+        if h.command == "GET":
+            return fail(404, "ExceptionResourceNotFound", f"Resource {path} does not exist")
         return fail(405, "ExceptionMethodNotSupported", f"{h.command} {path} is not supported")
+
+    def _inactive_list(self) -> str:
+        """The activation answer that names the objects to activate together (sapcli's recorded shape)."""
+        entries = "".join(
+            '<ioc:entry><ioc:object ioc:user="" ioc:deleted="false"><ioc:ref '
+            f'adtcore:uri="{escape(uri)}" adtcore:type="{escape(kind)}" adtcore:name="{escape(name)}"/></ioc:object>'
+            "<ioc:transport/></ioc:entry>"
+            for uri, kind, name in self.inactive_together
+        )
+        return (
+            '<?xml version="1.0" encoding="UTF-8"?><ioc:inactiveObjects xmlns:ioc="http://www.sap.com/abapxml/'
+            f'inactiveCtsObjects" xmlns:adtcore="http://www.sap.com/adt/core">{entries}</ioc:inactiveObjects>'
+        )
 
     def _message_lock(self, action, obj_uri, rest, body, sid, stateful, ok, fail) -> None:  # type: ignore[no-untyped-def]
         """Messages of a message class are locked one by one and given back all at once (sapcli's shapes)."""
@@ -683,7 +847,7 @@ class FakeAdt:
             with self._lock:
                 self.message_locks[(obj_uri, number)] = (handle, sid)
             lock = (DATA / "lock.xml").read_bytes().replace(b"MOCK_LOCK_HANDLE_001", handle.encode())
-            return ok(lock, "application/vnd.sap.as+xml")
+            return ok(lock, LOCK_RESULT)
         numbers = [n.strip() for n in body.decode().strip("[]").split(",") if n.strip()]
         with self._lock:
             for n in numbers:
@@ -714,12 +878,17 @@ class FakeAdt:
         if path == "/sap/bc/adt/runtime/dumps":
             with self._lock:
                 self.dump_queries.append(query)
-            feed = (DATA / "dumps-feed.xml").read_text()
-            wanted = query.get("$query", [""])[0]
-            if "TESTER" in wanted:  # the user filter: drop DEVELOPER's entry
-                import re as regex
+            import re as regex
 
-                feed = regex.sub(r"<atom:entry xml:lang=\"EN\">.*?</atom:entry>", "", feed, count=1, flags=regex.S)
+            feed = (DATA / "dumps-feed.xml").read_text()
+            user = regex.search(r"equals\(\s*user\s*,\s*([^\s)]+)\s*\)", query.get("$query", [""])[0])
+            if user:  # the user filter keeps that user's entries only
+                feed = regex.sub(
+                    r"<atom:entry\b.*?</atom:entry>",
+                    lambda m: m.group(0) if f"<atom:name>{user.group(1).upper()}</atom:name>" in m.group(0) else "",
+                    feed,
+                    flags=regex.S,
+                )
             return ok(feed, "application/atom+xml;type=feed")
         if path == "/sap/bc/adt/runtime/dump/20261128140211fakhost_FAK_00 DEVELOPER 100/formatted":
             return ok((DATA / "dump-formatted.txt").read_text(), "text/plain; charset=utf-8")
@@ -761,6 +930,17 @@ class FakeAdt:
             with self._lock:
                 self.coverage_queries.append(body.decode())
             return ok((DATA / "coverage-measurements.xml").read_bytes(), "application/xml+scov")
+        children = "/sap/bc/adt/runtime/traces/coverage/results/FOOBAR/children/ADT_ROOT_NODE/TEST_EXAMPLE_PACKAGE/"
+        if path.startswith(children) and method == "GET":  # the rel=next links of the recorded measurement
+            with self._lock:
+                self.coverage_queries.append(path)
+            tail = path[len(children) :]
+            name = {
+                "CL_EXAMPLE_CLASS%3dCP/CL_EXAMPLE_CLASS/": "class",
+                "CL_EXAMPLE_CLASS%3dCP/LCL_STUB_DECORATOR/": "local",
+            }
+            if tail in name:
+                return ok((DATA / f"coverage-children-{name[tail]}.xml").read_bytes(), "application/xml+scov")
         return fail(404, "ExceptionResourceNotFound", f"Resource {path} does not exist")
 
     def _atc(self, method, path, query, body, ok, send, fail, extra) -> None:  # type: ignore[no-untyped-def]
@@ -788,7 +968,8 @@ class FakeAdt:
             with self._lock:
                 self.atc_runs.append((variant, body.decode()))
             name = "atc-run-failures.xml" if variant == "BROKEN" else "atc-run.xml"
-            return ok((DATA / name).read_bytes())
+            # the run names the worklist it filled: the one asked for (the recording's id is another's)
+            return ok((DATA / name).read_text().replace("0A7425B8447B1FE0B782885C456468EE", worklist_id))
         if path.startswith("/sap/bc/adt/atc/worklists/") and method == "GET":
             worklist_id = path.rsplit("/", 1)[-1]
             if worklist_id not in self.atc_worklists or not self.atc_runs:

@@ -121,10 +121,10 @@ async def test_unit_tests_with_coverage(adt, tmp_path) -> None:
         '<coverage active="true"/>' in config and '<testDurations short="true" medium="false" long="false"/>' in config
     )
     assert (
-        "<cov:query" in adt.coverage_queries[-1]
-        and "/sap/bc/adt/oo/classes/zcl_sample_class" in adt.coverage_queries[-1]
+        "<cov:query" in adt.coverage_queries[0] and "/sap/bc/adt/oo/classes/zcl_sample_class" in adt.coverage_queries[0]
     )
-    assert out["coverage"][0] == {
+    first = out["coverage"][0]
+    assert {k: v for k, v in first.items() if k != "methods"} == {
         "object": "CL_EXAMPLE_CLASS",
         "type": "CLAS/OCP",
         "statement_percent": 97.7,
@@ -132,6 +132,14 @@ async def test_unit_tests_with_coverage(adt, tmp_path) -> None:
         "branch_percent": 97.7,
         "procedure_percent": 97.7,
     }
+    # the rel=next child measurements, as sapcli follows them: the class's and its local class's methods
+    assert len(adt.coverage_queries) == 3
+    assert sorted(m["method"] for m in first["methods"]) == [
+        "/IWBEP/IF_MGW_REQ_COMMON~GET_SUPPORTED_RUNTIME_FEATURES",
+        "/IWBEP/IF_MGW_REQ_ENTITYSET~GET_AT",
+        "LCL_STUB_DECORATOR=>CONSTRUCTOR",
+    ]
+    assert all(m["statements"] == "2/2" and m["statement_percent"] == 100.0 for m in first["methods"])
 
 
 async def test_unit_tests_outside_a_test(adt, tmp_path) -> None:
@@ -179,21 +187,29 @@ async def test_unit_tests_name_the_kinds_that_hold_tests(adt, tmp_path) -> None:
 
 
 async def test_dumps_list_and_filters(adt, tmp_path) -> None:
+    """The feed is asked with the query the feed repository marks as default (abap-adt-api's way), or a
+    user filter in the feed's own language; time and count are applied here, as the feed takes neither."""
     ctx = context(adt, tmp_path)
     out = await ok(ctx, "list_dumps", limit=10)
-    first, second = out["results"]
+    (first,) = out["results"]
     assert (first["runtime_error"], first["program"], first["user"]) == (
         "COMPUTE_INT_ZERODIVIDE",
         "ZCL_SAMPLE_CLASS==============CP",
         "DEVELOPER",
     )
     assert first["id"] == "20261128140211fakhost_FAK_00 DEVELOPER 100"
-    assert (second["runtime_error"], second["program"]) == ("ITAB_LINE_NOT_FOUND", "ZTEST_PROGRAM"), "German labels"
-    assert adt.dump_queries[-1]["$top"] == ["10"]
+    assert adt.dump_queries[-1] == {"sap-client": ["100"], "$query": ["and( equals( user, DEVELOPER ) )"]}, "no more"
+    assert any(r.path == "/sap/bc/adt/feeds" for r in adt.requests)
     mine = await ok(ctx, "list_dumps", user="tester", since="2026-11-27T00:00:00")
-    assert [d["user"] for d in mine["results"]] == ["TESTER"]
-    assert adt.dump_queries[-1]["$query"] == ["and( equals( user, TESTER ) )"]
-    assert adt.dump_queries[-1]["from"] == ["20261127000000"]
+    (second,) = mine["results"]
+    assert (second["runtime_error"], second["program"], second["user"]) == (
+        "ITAB_LINE_NOT_FOUND",
+        "ZTEST_PROGRAM",
+        "TESTER",
+    ), "German labels"
+    assert adt.dump_queries[-1] == {"sap-client": ["100"], "$query": ["and( equals( user, TESTER ) )"]}
+    later = await ok(ctx, "list_dumps", user="tester", since="2026-11-28T00:00:00")
+    assert later["results"] == []
 
 
 async def test_dump_detail_comes_with_known_error_knowledge(adt, tmp_path) -> None:
@@ -208,8 +224,11 @@ async def test_dump_detail_comes_with_known_error_knowledge(adt, tmp_path) -> No
     assert ">>>>>|    result = total / count." in dump["source_extract"]
     assert [k["id"] for k in dump["known_errors"]] == ["abap/compute-int-zerodivide"]
     assert "IF divisor <> 0" in dump["known_errors"][0]["fix"]
+    assert not [r.path for r in adt.requests if r.path.startswith("/sap/bc/adt/runtime/dump/")], "the summary only"
+    other = await ok(ctx, "get_dump", id="20261127090000fakhost_FAK_00 TESTER 100")
+    assert other["runtime_error"] == "ITAB_LINE_NOT_FOUND", "found through its user's feed"
     missing = await call(ctx, "get_dump", id="20260101000000fakhost_FAK_00 NOBODY 100")
-    assert missing.is_error and "does not exist" in missing.text
+    assert missing.is_error and "not in the system's dumps feed" in missing.text
 
 
 def test_formatted_dump_without_known_error() -> None:

@@ -101,7 +101,7 @@ async def test_write_source_then_read_shows_it_and_releases_the_lock(adt, tmp_pa
     out = await ok(ctx, "write_source", name="ZTEST_PROGRAM", kind="program", source=new)
     assert out["unlocked"] is True and out["package"] == "$TMP" and out["lines_after"] == 2
     assert adt.locks == {}, "the lock was released"
-    read = await ok(ctx, "get_program", name="ZTEST_PROGRAM")
+    read = await ok(ctx, "get_program", name="ZTEST_PROGRAM", version="inactive")  # saved, not yet activated
     assert "Changed by sap-devs" in read["source"]
     lock, put, unlock = [r for r in adt.requests if r.query.get("_action") or r.method == "PUT"]
     assert [lock.headers["x-sap-adt-sessiontype"], put.headers["x-sap-adt-sessiontype"]] == ["stateful", "stateful"]
@@ -232,7 +232,7 @@ async def test_csrf_expiry_mid_session_is_retried(adt, tmp_path) -> None:
     await ok(ctx, "write_source", name="ZTEST_PROGRAM", kind="program", source="REPORT a.\n")
     adt.expire_csrf()
     out = await ok(ctx, "write_source", name="ZTEST_PROGRAM", kind="program", source="REPORT b.\n")
-    assert out["unlocked"] and adt.objects["/sap/bc/adt/programs/programs/ztest_program"].source == "REPORT b.\n"
+    assert out["unlocked"] and adt.objects["/sap/bc/adt/programs/programs/ztest_program"].inactive == "REPORT b.\n"
     fetches = [r for r in adt.requests if r.headers.get("x-csrf-token") == "fetch"]
     assert len(fetches) == 2, "one initial fetch, one after the expiry"
 
@@ -332,7 +332,7 @@ async def test_create_then_read_then_delete(adt, tmp_path) -> None:
     )
     created = await ok(ctx, "create_class", name="ZCL_NEW_HELPER", package="$TMP", description="Helper", source=source)
     assert created["uri"] == "/sap/bc/adt/oo/classes/zcl_new_helper" and "activate_objects" in created["hint"]
-    read = await ok(ctx, "get_class", name="ZCL_NEW_HELPER", includes=False)
+    read = await ok(ctx, "get_class", name="ZCL_NEW_HELPER", includes=False, version="inactive")
     assert read["source"].startswith("CLASS zcl_new_helper DEFINITION PUBLIC FINAL.")
     deleted = await ok(ctx, "delete_object", name="ZCL_NEW_HELPER", kind="class")
     assert deleted["deleted"] == "ZCL_NEW_HELPER" and "/sap/bc/adt/oo/classes/zcl_new_helper" not in adt.objects

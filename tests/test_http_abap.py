@@ -169,7 +169,7 @@ async def test_abap_tools_off_unless_enabled_and_writes_off_unless_enabled(adt: 
                 "write_source", {"name": "ZTEST_PROGRAM", "kind": "program", "source": "REPORT ztest_program.\n* new\n"}
             )
         assert not written.is_error, written.content
-        assert adt.objects["/sap/bc/adt/programs/programs/ztest_program"].source.endswith("* new\n")
+        assert adt.objects["/sap/bc/adt/programs/programs/ztest_program"].inactive.endswith("* new\n")
 
 
 def test_server_refuses_its_own_sap_credentials_or_no_system(

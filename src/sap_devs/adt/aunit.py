@@ -14,7 +14,7 @@ from xml.etree.ElementTree import Element
 from xml.sax.saxutils import quoteattr
 
 from sap_devs.adt.client import AdtClient
-from sap_devs.adt.objects import ADTCORE
+from sap_devs.adt.objects import ADTCORE, ATOM
 from sap_devs.core.xml import parse_xml
 
 AUNIT = "{http://www.sap.com/adt/aunit}"
@@ -28,6 +28,7 @@ RESULT_TYPES = (
 )
 _LINE = re.compile(r"#start=(\d+)")
 MEASUREMENTS = "/sap/bc/adt/runtime/traces/coverage/measurements/"
+COVERAGE_RESULTS = "/sap/bc/adt/runtime/traces/coverage/results/"
 
 
 @dataclass
@@ -71,6 +72,8 @@ class Coverage:
     statement: tuple[int, int] | None  # (executed, total)
     branch: tuple[int, int] | None
     procedure: tuple[int, int] | None
+    methods: list[Coverage] = field(default_factory=list)  # from the nodes' rel=next children
+    next_uris: list[tuple[str, str]] = field(default_factory=list)  # (child link, the node's name)
 
 
 @dataclass
@@ -178,6 +181,56 @@ def _counts(node: Element) -> dict[str, tuple[int, int]]:
     return out
 
 
+NEXT_TYPE = "application/xml+scov"
+_NEXT_MAX = 50  # child measurements followed per run: one request each
+
+
+def _coverage(node: Element) -> Coverage:
+    ref = node.find(f"{ADTCORE}objectReference")
+    counts = _counts(node)
+    name = ref.get(f"{ADTCORE}name", "") if ref is not None else ""
+    nexts = []
+    for inner in node.iter("node"):  # the node itself and the classes inside a class pool
+        inner_ref = inner.find(f"{ADTCORE}objectReference")
+        for link in inner.findall(f"{ATOM}link"):
+            if link.get("rel") == "next" and link.get("type") == NEXT_TYPE and link.get("href"):
+                label = inner_ref.get(f"{ADTCORE}name", "") if inner_ref is not None else ""
+                nexts.append((link.get("href", ""), label))
+    return Coverage(
+        name=name,
+        type=ref.get(f"{ADTCORE}type", "") if ref is not None else "",
+        statement=counts.get("statement"),
+        branch=counts.get("branch"),
+        procedure=counts.get("procedure"),
+        next_uris=nexts,
+    )
+
+
+def parse_children(xml: bytes) -> list[Coverage]:
+    """The nodes of a child measurement (a class's methods), each with its own counts."""
+    root = parse_xml(xml, source="coverage measurement")
+    nodes = root.find("nodes")
+    return [_coverage(node) for node in (nodes.findall("node") if nodes is not None else [])]
+
+
+async def follow_children(client: AdtClient, found: list[Coverage]) -> None:
+    """Fetch the rel=next child measurements (what sapcli follows) and add them as methods; a local
+    class's methods are named CLASS=>METHOD."""
+    budget = _NEXT_MAX
+    for cov in found:
+        for href, label in cov.next_uris:
+            if budget == 0 or not href.startswith(COVERAGE_RESULTS):
+                continue
+            budget -= 1
+            answer = await client.request(
+                "GET", href, accept="application/vnd.sap.adt.coverage.measurements.v1+xml, application/xml"
+            )
+            for method in parse_children(answer.content):
+                if label and label != cov.name:
+                    method.name = f"{label}=>{method.name}"
+                cov.methods.append(method)
+
+
 def parse_coverage(xml: bytes) -> list[Coverage]:
     """Coverage per tested object: the nodes below the root, looking through package nodes."""
     root = parse_xml(xml, source="coverage measurement")
@@ -190,16 +243,7 @@ def parse_coverage(xml: bytes) -> list[Coverage]:
             if kind == "DEVC/K":
                 walk(node.find("nodes"))
                 continue
-            counts = _counts(node)
-            found.append(
-                Coverage(
-                    name=ref.get(f"{ADTCORE}name", "") if ref is not None else "",
-                    type=kind,
-                    statement=counts.get("statement"),
-                    branch=counts.get("branch"),
-                    procedure=counts.get("procedure"),
-                )
-            )
+            found.append(_coverage(node))
 
     walk(root.find("nodes"))
     return found
@@ -229,4 +273,5 @@ async def run_unit_tests(
             "POST", result.coverage_uri, content_type="application/xml", accept="application/xml", body=query
         )
         result.coverage = parse_coverage(measured.content)
+        await follow_children(client, result.coverage)
     return result

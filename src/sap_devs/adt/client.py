@@ -27,7 +27,12 @@ from sap_devs.adt.errors import AdtError, exception_details
 from sap_devs.core.http import user_agent
 from sap_devs.core.log import forget_secret, register_secret
 
-_MEDIA = re.compile(r"application/vnd\.sap\.[A-Za-z0-9.+-]+|application/xml|text/plain")
+# a media type a 406/415 answer offers, with its parameters (dataname= tells asx:abap documents apart)
+_MEDIA = re.compile(
+    r"(?:application/vnd\.sap\.[A-Za-z0-9.+-]+|application/xml|text/plain)(?:\s*;\s*[A-Za-z-]+=[A-Za-z0-9._-]+)*"
+)
+# sapcli's order: the newer discovery first, the older path on systems that lack it (404)
+_DISCOVERY = ("/sap/bc/adt/core/discovery", "/sap/bc/adt/discovery")
 _CHANGING = ("POST", "PUT", "DELETE", "PATCH")
 # SAP_TIMEOUT bounds the wait for each byte, which a trickling connection resets forever; a whole
 # request gets this many times SAP_TIMEOUT (two minutes by default), enough for a slow activation.
@@ -57,6 +62,12 @@ class AdtResponse:
 
     def text(self) -> str:
         return self.content.decode("utf-8", errors="replace")
+
+
+def _csrf_rejected(response: AdtResponse) -> bool:
+    """A 403 for an expired or missing token: the header says ``Required`` (what ICF sends), or the
+    body names CSRF (what some systems write instead)."""
+    return response.headers.get("x-csrf-token", "").lower() == "required" or b"csrf" in response.content.lower()
 
 
 class AdtClient:
@@ -127,11 +138,14 @@ class AdtClient:
     async def _ensure_csrf(self) -> None:
         if self._csrf is None:
             fetch = {"x-csrf-token": "fetch", "Accept": "application/atomsvc+xml"}
-            response = await self._send("GET", "/sap/bc/adt/core/discovery", fetch)
-            if response.status == 401 and self.config.service_key:
-                await self._ensure_token(renew=True)
-                response = await self._send("GET", "/sap/bc/adt/core/discovery", fetch)
-            self._raise_for(response, "/sap/bc/adt/core/discovery")
+            for path in _DISCOVERY:
+                response = await self._send("GET", path, fetch)
+                if response.status == 401 and self.config.service_key:
+                    await self._ensure_token(renew=True)
+                    response = await self._send("GET", path, fetch)
+                if response.status != 404:
+                    break
+            self._raise_for(response, path)
             self._csrf = response.headers.get("x-csrf-token")
             self._mask(self._csrf)
             if not self._csrf:
@@ -208,7 +222,7 @@ class AdtClient:
         if response.status == 401 and self.config.service_key:
             await self._ensure_token(renew=True)  # the access token expired: refresh once
             response = await self._send(method, path, headers, params=params, content=content)
-        if response.status == 403 and b"csrf" in response.content.lower() and method in _CHANGING:
+        if response.status == 403 and method in _CHANGING and _csrf_rejected(response):
             self._csrf = None  # expired: fetch a new token and try once more
             await self._ensure_csrf()
             response = await self._send(method, path, headers, params=params, content=content)

@@ -21,6 +21,8 @@ from sap_devs.adt.safety import SafetyPolicy
 from sap_devs.adt.write import WriteReport, allowed_package, check_new_object, holding_lock, lock_data, post_new
 
 MSAG_TYPE = "application/vnd.sap.adt.mc.messageclass+xml"
+# a message's own lock, as sapcli asks for it (sap/adt/objects.py adt_object_lock with LOCK_MSG)
+MESSAGE_LOCK_ACCEPT = "application/vnd.sap.as+xml;charset=UTF-8;dataname=com.sap.adt.StatusMessage"
 MAX_NAME = 20  # the message class field (ARBGB) is 20 characters long
 MAX_TEXT = 73  # and a message's short text (T100-TEXT) 73
 _NS = 'xmlns:mc="http://www.sap.com/adt/MessageClass" xmlns:adtcore="http://www.sap.com/adt/core"'
@@ -119,7 +121,8 @@ async def write_messages(
                     "POST",
                     f"{uri}/messages/{message.number}",
                     params={"_action": "LOCK_MSG", "accessMode": "MODIFY"},
-                    accept="application/vnd.sap.as+xml",
+                    accept=MESSAGE_LOCK_ACCEPT,
+                    content_type="text/plain",
                 )
                 locked.append((message, lock_data(answer.content)[0]))
             last = {"msgNo": messages[-1].number, "onSave": "X"}

@@ -1,8 +1,11 @@
 """Version history of an object's source over ADT, and a unified diff of two versions.
 
-GET {object}/source/main/versions answers an Atom feed: one entry per saved version with its
-author, time, title, the URL of that version's source (``atom:content@src``) and the transport
-request it was recorded in (an ``atom:link`` with the transport relation).
+The object's metadata links its version feed (``rel=".../relations/versions"``): a class through its
+main include (``includes/main/versions``), other objects through their source
+(``source/main/versions``), and the link is followed rather than guessed, as abap-adt-api does.
+The feed is Atom: one entry per saved version with its author, time, title, the URL of that
+version's source (``atom:content@src``) and the transport request it was recorded in (an
+``atom:link`` with the transport relation, its number in ``adtcore:name`` or the href's end).
 """
 
 from __future__ import annotations
@@ -12,10 +15,12 @@ from dataclasses import dataclass
 
 from sap_devs.adt.client import AdtClient
 from sap_devs.adt.errors import AdtError
-from sap_devs.adt.objects import ATOM, object_uri, read_source
+from sap_devs.adt.objects import ADTCORE, ATOM, read_metadata, read_source
 from sap_devs.core.xml import parse_xml
 
 TRANSPORT_REL = "http://www.sap.com/adt/relations/transport/request"
+VERSIONS_REL = "http://www.sap.com/adt/relations/versions"
+CLASS = "{http://www.sap.com/adt/oo/classes}"
 CURRENT = ("active", "inactive")
 
 
@@ -46,17 +51,43 @@ def parse_versions(xml: bytes, object_path: str) -> list[Version]:
                 author=(entry.findtext(f"{ATOM}author/{ATOM}name") or "").strip() or None,
                 time=entry.findtext(f"{ATOM}updated"),
                 uri=src,
-                transport=link.get("href", "").rsplit("/", 1)[-1] if link is not None else None,
+                transport=(link.get(f"{ADTCORE}name") or link.get("href", "").rsplit("/", 1)[-1])
+                if link is not None
+                else None,
                 transport_text=link.get("title") if link is not None else None,
             )
         )
     return found
 
 
+def versions_link(xml: bytes, uri: str) -> str | None:
+    """The path of the object's version feed as its metadata links it (a class: its main include's)."""
+    root = parse_xml(xml, source=f"metadata of {uri}")
+    holder = root
+    if root.tag == f"{CLASS}abapClass":
+        holder = next((i for i in root.iter(f"{CLASS}include") if i.get(f"{CLASS}includeType") == "main"), None)
+    if holder is None:
+        return None
+    link = next((x for x in holder.findall(f"{ATOM}link") if x.get("rel") == VERSIONS_REL and x.get("href")), None)
+    if link is None:
+        return None
+    href = link.get("href", "")
+    path = href if href.startswith("/") else f"{uri}/{href.removeprefix('./')}"
+    if not path.startswith("/sap/bc/adt/"):
+        return None  # never anything but the system's own ADT paths
+    return path
+
+
 async def versions(client: AdtClient, kind: str, name: str) -> list[Version]:
-    uri = object_uri(kind, name)
-    response = await client.request("GET", f"{uri}/source/main/versions", accept="application/atom+xml;type=feed")
-    return parse_versions(response.content, uri)
+    info, xml = await read_metadata(client, kind, name)
+    path = versions_link(xml, info.uri)
+    if path is None:
+        raise AdtError(
+            f"{info.name} has no version history on this system (its metadata links none).",
+            hint="Objects that were never saved in a transportable way may have no versions.",
+        )
+    response = await client.request("GET", path, accept="application/atom+xml;type=feed")
+    return parse_versions(response.content, info.uri)
 
 
 async def version_source(client: AdtClient, kind: str, name: str, version: str) -> str:

@@ -13,7 +13,7 @@ from xml.sax.saxutils import quoteattr
 
 from sap_devs.adt.client import AdtClient
 from sap_devs.adt.errors import AdtError
-from sap_devs.adt.objects import ObjectInfo, object_uri, read_info
+from sap_devs.adt.objects import KINDS, ObjectInfo, object_uri, read_info
 from sap_devs.adt.safety import PolicyError, SafetyPolicy, is_local
 from sap_devs.core.xml import parse_xml
 
@@ -80,7 +80,7 @@ async def _unlock(client: AdtClient, uri: str, handle: str) -> bool:
     return True
 
 
-_LOCK_ACCEPT = (
+LOCK_ACCEPT = (
     "application/vnd.sap.as+xml;charset=UTF-8;dataname=com.sap.adt.lock.result;q=0.8, "
     "application/vnd.sap.as+xml;charset=UTF-8;dataname=com.sap.adt.lock.result2;q=0.9"
 )
@@ -115,7 +115,7 @@ async def holding_lock(
         "POST",
         uri,
         params={"_action": "LOCK", "accessMode": "MODIFY", **(lock_params or {})},
-        accept=_LOCK_ACCEPT,
+        accept=LOCK_ACCEPT,
     )
     handle, lock_corr = lock_data(lock.content)
     held = HeldLock(params={"lockHandle": handle}, package=checked)
@@ -282,9 +282,27 @@ def check_new_object(policy: SafetyPolicy, name: str, package: str, transport: s
         )
 
 
+def with_owner(body: str, adt_type: str | None, responsible: str | None) -> str:
+    """The new object's document with ``adtcore:type`` and ``adtcore:responsible`` on its root, which
+    both reference clients send (the object's type and the person responsible for it)."""
+    start = body.find("<", body.find("?>") + 2 if body.startswith("<?xml") else 0)
+    name_end = start + 1
+    while name_end < len(body) and not body[name_end].isspace() and body[name_end] not in "/>":
+        name_end += 1
+    root_tag = body[start : body.find("<", name_end) if "<" in body[name_end:] else len(body)]
+    extra = ""
+    if adt_type and "adtcore:type=" not in root_tag:
+        extra += f" adtcore:type={quoteattr(adt_type)}"
+    if responsible and "adtcore:responsible=" not in root_tag:
+        extra += f" adtcore:responsible={quoteattr(responsible.upper())}"
+    return body[:name_end] + extra + body[name_end:]
+
+
 async def post_new(client: AdtClient, collection: str, body: str, *, content_type: str, transport: str | None) -> None:
     """The create request every create sends after check_new_object: the new object's document posted
     to its collection, recorded on the transport when one is given."""
+    kind = next((k for k in KINDS.values() if k.collection == collection), None)
+    body = with_owner(body, kind.adt_type if kind else None, client.config.user)
     params = {"corrNr": transport} if transport else None
     await client.request("POST", collection, params=params, content_type=content_type, accept=content_type, body=body)
 
@@ -334,7 +352,7 @@ async def delete_object(
     package = allowed_package(policy, info, transport)
     uri = object_uri(kind, name)
     async with client.stateful():
-        lock = await client.request("POST", uri, params={"_action": "LOCK", "accessMode": "MODIFY"})
+        lock = await client.request("POST", uri, params={"_action": "LOCK", "accessMode": "MODIFY"}, accept=LOCK_ACCEPT)
         handle, _ = lock_data(lock.content)
         try:
             package = await _package_after_lock(client, policy, kind, name, package, group=None, transport=transport)

@@ -132,10 +132,11 @@ def source_tool(
 async def activate_created(client: Any, uri: str, name: str, *, created: str, hint: str) -> None:
     """Activate an object a tool has just created; activation errors become the tool's error (the object
     stays on the system, inactive), e.g. ``ZX was created in $TMP but did not activate: ...``."""
-    from sap_devs.adt.checks import activate
+    from sap_devs.adt.checks import ERROR_TYPES, activation
 
-    errors = [m for m in await activate(client, [(uri, name)]) if m.type == "E"]
-    if errors:
+    result = await activation(client, [(uri, name)])
+    errors = [m for m in result.messages if m.type in ERROR_TYPES]
+    if not result.activated:
         raise ToolError(
             f"{name} was {created} but did not activate: " + "; ".join(m.text for m in errors[:5]), hint=hint
         )

@@ -30,7 +30,7 @@ class Output(ToolOutput):
 
 
 async def handle(params: Input, ctx: ToolContext) -> Output:
-    from sap_devs.adt.checks import activate
+    from sap_devs.adt.checks import ERROR_TYPES, activation, within_policy
     from sap_devs.adt.objects import object_uri, read_info
 
     client, policy = ctx.adt(), ctx.policy()
@@ -39,12 +39,13 @@ async def handle(params: Input, ctx: ToolContext) -> Output:
         info = await read_info(client, obj.kind, obj.name)
         policy.check_write(info.package, info.name)
         refs.append((object_uri(obj.kind, obj.name), info.name))
-    found = await activate(client, refs)
-    messages = [Message(type=m.type, text=m.text, line=m.line) for m in found]
-    if any(m.type == "E" for m in messages):
-        text = "; ".join(m.text for m in messages if m.type == "E")
+    result = await activation(client, refs, together=within_policy(client, policy, refs))
+    messages = [Message(type=m.type, text=m.text, line=m.line) for m in result.messages]
+    if not result.activated:
+        text = "; ".join(m.text for m in messages[:10] if m.type in ERROR_TYPES)
         raise ToolError(
-            f"Activation failed: {text}", hint="Fix the errors (syntax_check shows them) and activate again."
+            f"Activation failed: {text}",
+            hint="Fix the errors (syntax_check shows them), or activate the named objects together, and activate again.",
         )
     return Output(activated=True, objects=[name for _, name in refs], messages=messages)
 

@@ -55,6 +55,15 @@ class TestClass(BaseModel):
     alerts: list[Alert] = Field(default_factory=list)
 
 
+METHODS_SHOWN = 30
+
+
+class MethodCoverage(BaseModel):
+    method: str
+    statement_percent: float | None = None
+    statements: str | None = None
+
+
 class CoverageLine(BaseModel):
     object: str
     type: str
@@ -62,6 +71,7 @@ class CoverageLine(BaseModel):
     statements: str | None = Field(None, description="executed/total")
     branch_percent: float | None = None
     procedure_percent: float | None = None
+    methods: list[MethodCoverage] = Field(default_factory=list, description="Least covered first.")
 
 
 class Output(ToolOutput):
@@ -144,6 +154,14 @@ async def handle(params: Input, ctx: ToolContext) -> Output:
                 statements=f"{cv.statement[0]}/{cv.statement[1]}" if cv.statement else None,
                 branch_percent=_percent(cv.branch),
                 procedure_percent=_percent(cv.procedure),
+                methods=[
+                    MethodCoverage(
+                        method=m.name,
+                        statement_percent=_percent(m.statement),
+                        statements=f"{m.statement[0]}/{m.statement[1]}" if m.statement else None,
+                    )
+                    for m in sorted(cv.methods, key=lambda m: _percent(m.statement) or 0.0)[:METHODS_SHOWN]
+                ],
             )
             for cv in result.coverage
         ]

@@ -39,7 +39,7 @@ class Output(ToolOutput):
 
 
 async def handle(params: Input, ctx: ToolContext) -> Output:
-    from sap_devs.adt.checks import activate
+    from sap_devs.adt.checks import ERROR_TYPES, activation, within_policy
     from sap_devs.adt.write import create_object
 
     client = ctx.adt()
@@ -58,10 +58,11 @@ async def handle(params: Input, ctx: ToolContext) -> Output:
             f"{report.name} was created and written, but the unlock failed; it was not activated.",
             hint="The lock ends with the session; activate it with activate_objects later.",
         )
-    found = await activate(client, [(report.uri, report.name)])
-    messages = [Message(type=m.type, text=m.text, line=m.line) for m in found]
-    errors = [m for m in messages if m.type == "E"]
-    if errors:
+    refs = [(report.uri, report.name)]
+    result = await activation(client, refs, together=within_policy(client, ctx.policy(), refs))
+    messages = [Message(type=m.type, text=m.text, line=m.line) for m in result.messages]
+    errors = [m for m in messages if m.type in ERROR_TYPES]
+    if not result.activated:
         detail = "; ".join(f"{m.text}" + (f" (line {m.line})" if m.line else "") for m in errors[:5])
         raise ToolError(
             f"{report.name} was created in {report.package} but did not activate: {detail}",

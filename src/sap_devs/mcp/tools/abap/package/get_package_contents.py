@@ -21,6 +21,8 @@ class Node(BaseModel):
 
 
 Output = Envelope[Node]
+# the tree is an asx:abap document told apart by its dataname (sapcli's Accept for nodestructure)
+TREE_CONTENT = "application/vnd.sap.as+xml;charset=UTF-8;dataname=com.sap.adt.RepositoryObjectTreeContent"
 
 
 async def handle(params: Input, ctx: ToolContext) -> Output:
@@ -30,7 +32,7 @@ async def handle(params: Input, ctx: ToolContext) -> Output:
         "POST",
         "/sap/bc/adt/repository/nodestructure",
         params={"parent_type": "DEVC/K", "parent_name": params.package.upper(), "withShortDescriptions": "true"},
-        accept="application/vnd.sap.adt.repository.nodestructure.v1+xml, application/xml",
+        accept=TREE_CONTENT,
     )
     root = parse_xml(response.content, source="package contents")
     items = [

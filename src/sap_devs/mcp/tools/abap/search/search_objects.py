@@ -39,7 +39,8 @@ async def handle(params: Input, ctx: ToolContext) -> Output:
 
     query = {"operation": "quickSearch", "query": params.query, "maxResults": str(params.limit + 1)}
     if params.object_type:
-        query["objectType"] = params.object_type
+        # the search takes the main type only (abap-adt-api strips "/OC" on purpose); a subtype filters here
+        query["objectType"] = params.object_type.split("/", 1)[0]
     response = await ctx.adt().request(
         "GET", "/sap/bc/adt/repository/informationsystem/search", params=query, accept="application/xml"
     )
@@ -53,6 +54,7 @@ async def handle(params: Input, ctx: ToolContext) -> Output:
             description=ref.get(f"{ADTCORE}description"),
         )
         for ref in root.iter(f"{ADTCORE}objectReference")
+        if not params.object_type or "/" not in params.object_type or ref.get(f"{ADTCORE}type") == params.object_type
     ]
     return Output.build(items, limit=params.limit, entity="objects", query=params.query)
 
