@@ -191,12 +191,12 @@ async def test_function_group_and_module_are_created_read_and_written(adt, tmp_p
     )
     assert module["package"] == "$TMP" and module["uri"].endswith("/zfg_prices/fmodules/z_get_price")
     assert 'adtcore:containerRef adtcore:name="ZFG_PRICES"' in adt.create_bodies[-1]
-    read = await ok(ctx, "get_function_module", name="Z_GET_PRICE", function_group="ZFG_PRICES")
-    assert "ev_price = iv_id * 2." in read["source"]
+    read = await ok(ctx, "get_function_module", name="Z_GET_PRICE", function_group="ZFG_PRICES", version="inactive")
+    assert "ev_price = iv_id * 2." in read["source"]  # saved, not yet activated
     changed = FM.replace("* 2", "* 3")
     out = await ok(ctx, "write_function_module", name="Z_GET_PRICE", function_group="ZFG_PRICES", source=changed)
     assert out["unlocked"] is True and out["lines_before"] == 7 and adt.locks == {}
-    assert "* 3" in adt.objects["/sap/bc/adt/functions/groups/zfg_prices/fmodules/z_get_price"].source
+    assert "* 3" in adt.objects["/sap/bc/adt/functions/groups/zfg_prices/fmodules/z_get_price"].inactive
 
 
 async def test_function_creates_check_names_packages_and_transports_first(adt, tmp_path) -> None:
@@ -306,7 +306,7 @@ async def test_quick_fix_proposals_and_applying_one_saves_the_fixed_source(adt, 
     assert wrong.is_error and "no number 2" in wrong.text and adt.changes() == []
     out = await ok(ctx, "apply_quick_fix", name="ZTEST_PROGRAM", kind="program", line=3, column=4, proposal=1)
     assert out["fix"] == "Declare local variable lv_count" and out["unlocked"] is True and out["lines_after"] == 5
-    assert adt.objects[PROGRAM].source == (
+    assert adt.objects[PROGRAM].inactive == (  # saved as the inactive version, as a real system keeps it
         "REPORT ztest_program.\nSTART-OF-SELECTION.\n  DATA lv_count TYPE string.\n  lv_count = 1.\n  WRITE lv_count.\n"
     )
     assert "DECLARE:lv_count:3" in more_state(adt).fix_requests[-1], "the proposal's user content went back"
