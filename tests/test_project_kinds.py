@@ -43,3 +43,16 @@ def test_a_tool_for_cap_projects_is_listed_only_in_one_but_callable_everywhere()
         assert ("get_samples" in {t.name for t in registry.listed("full")}) is listed, kinds
         assert registry.get("get_samples") is not None  # reachable through call_tool and `tools call`
         assert "get_samples" in {t.name for t in registry.operations()}  # and found by search_tools
+
+
+def test_a_configured_abap_system_lists_the_abap_code_check(tmp_path, monkeypatch) -> None:
+    from sap_devs.mcp.session import open_session
+
+    monkeypatch.delenv("SAP_URL", raising=False)
+    registry, _ = open_session(cwd=tmp_path, project_kinds=frozenset())
+    assert "check_abap_code" not in {t.name for t in registry.listed("full")}
+    monkeypatch.setenv("SAP_URL", "https://abap.example.com")
+    monkeypatch.setenv("SAP_USER", "DEVELOPER")
+    monkeypatch.setenv("SAP_PASSWORD", "secret")
+    registry, _ = open_session(cwd=tmp_path, project_kinds=frozenset())
+    assert "check_abap_code" in {t.name for t in registry.listed("full")}

@@ -146,6 +146,8 @@ def plan(options: Options, loaded: tuple[dict[str, Any], dict[str, Any]], cwd: P
         from sap_devs.mcp.project_kinds import detect_kinds, fits
 
         kinds = detect_kinds(cwd)
+        if any(specs[n].get("needs_system") for n in names):  # as open_session: an ABAP system is configured
+            kinds |= {"abap"}
         listed = [n for n in operations if fits(specs[n].get("project_kinds", []), kinds)]
     else:
         listed = [n for n in names if specs[n]["progressive_only"] or n in pins]

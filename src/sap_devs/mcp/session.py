@@ -29,6 +29,8 @@ def open_session(
     config = configured(system)  # AdtConfigError says what to fix
     policy = SafetyPolicy.from_env(allow_writes=allow_writes)
     env = environment or (config.system_type if config else os.environ.get("SAP_SYSTEM_TYPE", "onprem"))
+    if project_kinds is not None and config is not None:
+        project_kinds = project_kinds | {"abap"}  # a configured ABAP system makes ABAP code checks fit too
     registry = Registry.default(
         environment=env,
         system=config is not None,

@@ -159,6 +159,7 @@ TOOL = Tool(
         "`sap-devs toolchain install abap`."
     ),
     category="project",
+    project_kinds=frozenset({"abap"}),  # listed where the server starts in such a project
     action="execute",
     risk="low",  # runs abaplint from the toolchain over text; nothing is executed or written
     input=Input,

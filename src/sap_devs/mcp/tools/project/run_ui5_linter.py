@@ -114,6 +114,7 @@ TOOL = Tool(
         "file, line, column, the linter's fix and the rule docs. Needs `sap-devs toolchain install ui5`."
     ),
     category="project",
+    project_kinds=frozenset({"ui5"}),  # listed where the server starts in such a project
     action="execute",
     risk="low",  # runs SAP's linter from the toolchain; the project is only read
     input=Input,
