@@ -18,14 +18,19 @@ from typing import Any
 
 import pytest
 
-from sap_devs.toolchain import cds as cds_module
 from sap_devs.toolchain.cds import CdsCompileError, Limits, compile_project
 from tests.sap_tools import ensure_installed
 from tests.tools.test_knowledge_tools import call, ok
 
 pytestmark = pytest.mark.anyio
 FIXTURES = Path(__file__).parent / "fixtures" / "cap"
-PROJECTS = ["cap-sflight", "cloud-cap-samples/bookshop", "cloud-cap-samples/reviews", "cloud-cap-samples/orders"]
+PROJECTS = [
+    "cap-sflight",
+    "cloud-cap-samples/bookshop",
+    "cloud-cap-samples/reviews",
+    "cloud-cap-samples/orders",
+    "cloud-cap-samples/bookstore",
+]
 
 # Run by the test only, in a copy of SAP's sample (no node_modules, no plugins): CAP's loader and
 # protocol rules are the reference sap-devs must agree with.
@@ -72,9 +77,17 @@ def _node(tools: Path, script: str, *args: str, cwd: Path) -> Any:
 
 
 def _copy(name: str, tmp_path: Path) -> Path:
-    target = tmp_path / name.replace("/", "-")
-    shutil.copytree(FIXTURES / name, target)
-    return target
+    """A copy of the sample project; a monorepo's packages linked into its node_modules as npm
+    workspaces link them (``@capire/common`` -> ``common/``)."""
+    repo, _, sub = name.partition("/")
+    target = tmp_path / repo
+    shutil.copytree(FIXTURES / repo, target)
+    for package in sorted(target.glob("*/package.json")):
+        meta = json.loads(package.read_text(encoding="utf-8"))
+        link = target / "node_modules" / meta["name"]
+        link.parent.mkdir(parents=True, exist_ok=True)
+        link.symlink_to(package.parent, target_is_directory=True)
+    return target / sub if sub else target
 
 
 @pytest.mark.parametrize("project", PROJECTS)
@@ -84,7 +97,9 @@ async def test_every_entity_and_service_cap_loads_is_found_with_its_endpoints(
     root = _copy(project, tmp_path)
     truth = _node(tools, TRUTH, str(tools / "node_modules" / "@sap" / "cds"), cwd=root)
     assert any(v["kind"] == "service" for v in truth.values()), "the sample defines services"
-    listing = await ok("search_cds_model", {"query": "*", "kind": "entity", "path": str(root), "limit": 50}, bundled_ctx)
+    listing = await ok(
+        "search_cds_model", {"query": "*", "kind": "entity", "path": str(root), "limit": 50}, bundled_ctx
+    )
     assert listing["total"] == sum(1 for v in truth.values() if v["kind"] == "entity")
     for name, expected in truth.items():
         out = await ok("search_cds_model", {"query": name, "path": str(root), "limit": 1}, bundled_ctx)
@@ -98,7 +113,7 @@ async def test_every_entity_and_service_cap_loads_is_found_with_its_endpoints(
             ]
         else:
             assert hit["kind"] in ("entity", "view", "projection")
-            if hit["service"]:
+            if hit.get("service"):
                 paths = [e["path"] for e in truth[hit["service"]]["endpoints"]]
                 assert hit["urls"] and all(any(u.startswith(p + "/") for p in paths) for u in hit["urls"])
 
@@ -154,7 +169,7 @@ async def test_check_cds_reports_a_seeded_error_as_cds_compiler_words_it(
         first["line"],
         first["col"],
     )
-    assert got["message"] == "Artifact “my.NoSuchThing” has not been found"
+    assert got["message"] == "Artifact “sap.capire.bookshop.NoSuchThing” has not been found"
     assert got["known_error"]["id"] == "cap/cds-compiler-artifact-not-found"
     assert got["formatted"].startswith("srv/cat-service.cds:13:")
     assert out["hint"].startswith("1 error(s)")
@@ -175,7 +190,7 @@ async def test_a_clean_model_and_the_cache(bundled_ctx, tmp_path: Path) -> None:
     assert found["results"][0]["name"] == "sap.capire.reviews.Extra" and "from the cache" not in found["hint"]
     # an edit to a file read through `using` changes its size and time
     schema = root / "db" / "schema.cds"
-    schema.write_text(schema.read_text(encoding="utf-8") + "\nentity sap.capire.reviews.Later { key ID : Integer; }\n")
+    schema.write_text(schema.read_text(encoding="utf-8") + "\nentity Later { key ID : Integer; }\n")
     later = await ok("search_cds_model", {"query": "Later", "path": str(root)}, bundled_ctx)
     assert later["results"][0]["name"] == "sap.capire.reviews.Later"
     # a name `using` looked for and did not find appears: the model changes
@@ -184,30 +199,11 @@ async def test_a_clean_model_and_the_cache(bundled_ctx, tmp_path: Path) -> None:
     assert [m["message_id"] for m in broken["results"] if m["severity"] == "Error"] == ["file-unknown-package"] or any(
         "missing" in m["message"] for m in broken["results"]
     )
-    (root / "srv" / "missing.cds").write_text("entity sap.capire.reviews.Found { key ID : Integer; }\n", encoding="utf-8")
+    (root / "srv" / "missing.cds").write_text(
+        "entity sap.capire.reviews.Found { key ID : Integer; }\n", encoding="utf-8"
+    )
     fixed = await ok("search_cds_model", {"query": "Found", "path": str(root)}, bundled_ctx)
     assert fixed["results"][0]["name"] == "sap.capire.reviews.Found"
-
-
-async def test_missing_toolchain_is_one_line_naming_the_command(
-    bundled_ctx, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv("SAP_DEVS_TOOLCHAIN_DIR", str(tmp_path / "empty"))
-    root = _copy("cloud-cap-samples/reviews", tmp_path)
-    for tool in ("search_cds_model", "check_cds"):
-        args: dict[str, Any] = {"path": str(root)} | ({"query": "Reviews"} if tool == "search_cds_model" else {})
-        outcome = await call(tool, args, bundled_ctx)
-        assert outcome.is_error
-        assert "\n" not in outcome.text.strip() and "sap-devs toolchain install" in outcome.text
-
-
-async def test_no_model_and_bad_paths(bundled_ctx, tmp_path: Path) -> None:
-    empty = tmp_path / "empty"
-    empty.mkdir()
-    outcome = await call("check_cds", {"path": str(empty)}, bundled_ctx)
-    assert outcome.is_error and "has no CDS model" in outcome.text
-    outcome = await call("search_cds_model", {"query": "x", "path": "relative/path"}, bundled_ctx)
-    assert outcome.is_error and "must be absolute" in outcome.text
 
 
 # -- hostile projects -----------------------------------------------------------------------------
@@ -233,23 +229,27 @@ async def test_nothing_of_the_project_runs(bundled_ctx, tmp_path: Path) -> None:
             "node_modules/evil-plugin/cds-plugin.js": payload,
             "node_modules/evil-plugin/index.js": payload,
             # the project's own @sap/cds: its model files are read as text, its code never loaded
-            "node_modules/@sap/cds/package.json": json.dumps({"name": "@sap/cds", "version": "10.1.1", "main": "lib/index.js"}),
+            "node_modules/@sap/cds/package.json": json.dumps(
+                {"name": "@sap/cds", "version": "10.1.1", "main": "lib/index.js"}
+            ),
             "node_modules/@sap/cds/lib/index.js": payload,
             "node_modules/@sap/cds/common.cds": "aspect cuid { key ID : UUID; }\n",
             "node_modules/@sap/cds/srv/outbox.cds": "",
-            "node_modules/@sap/cds-compiler/package.json": json.dumps({"name": "@sap/cds-compiler", "main": "lib/main.js"}),
+            "node_modules/@sap/cds-compiler/package.json": json.dumps(
+                {"name": "@sap/cds-compiler", "main": "lib/main.js"}
+            ),
             "node_modules/@sap/cds-compiler/lib/main.js": payload,
-            "srv/service.cds": "using { cuid } from '@sap/cds/common';\nusing from 'evil-plugin';\n"
-            "service S { entity E : cuid { name : String; } }\n",
+            "srv/service.cds": "using { cuid } from '@sap/cds/common';\nservice S { entity E : cuid { name : String; } }\n",
         },
     )
-    out = await ok("check_cds", {"path": str(root)}, bundled_ctx)
     found = await ok("search_cds_model", {"query": "S.E", "path": str(root)}, bundled_ctx)
     assert found["results"][0]["name"] == "S.E"
-    assert found["results"][0]["elements"][0]["file"] == "node_modules/@sap/cds/common.cds"  # the project's copy
-    assert any(m["severity"] == "Error" and "evil-plugin" in m["message"] for m in out["results"]), (
-        "index.js is not a model file, so the package has none"
-    )
+    cuid = await ok("search_cds_model", {"query": "cuid", "kind": "aspect", "path": str(root)}, bundled_ctx)
+    assert cuid["results"][0]["file"] == "node_modules/@sap/cds/common.cds"  # the project's copy, read as text
+    (root / "srv" / "uses.cds").write_text("using from 'evil-plugin';\n", encoding="utf-8")
+    out = await ok("check_cds", {"path": str(root)}, bundled_ctx)
+    [error] = [m for m in out["results"] if m["severity"] == "Error"]
+    assert error["message"] == "Can't find package ‘evil-plugin’", "index.js is no model file: the package has none"
     assert not marker.exists()
 
 
@@ -265,26 +265,47 @@ async def test_a_100_mb_file_is_refused_by_its_size(bundled_ctx, tmp_path: Path)
     print(f"100 MB file refused in {elapsed:.1f} s")
 
 
+def _loop(srv: Path) -> None:
+    (srv / "bad.cds").symlink_to(srv / "bad.cds")
+
+
+def _fifo(srv: Path) -> None:
+    os.mkfifo(srv / "bad.cds")  # reading it would block for ever
+
+
+def _outside(srv: Path) -> None:
+    secret = srv.parent.parent / "outside" / "secret.cds"
+    secret.parent.mkdir()
+    secret.write_text("entity Secret { key ID : Integer; }\n", encoding="utf-8")
+    (srv / "bad.cds").symlink_to(secret)
+
+
 @pytest.mark.skipif(os.name == "nt", reason="symlinks and FIFOs")
-async def test_link_loops_fifos_and_files_outside_the_project(bundled_ctx, tmp_path: Path) -> None:
-    secret = _project(tmp_path / "outside", {"secret.cds": "entity Secret { key ID : Integer; }\n"})
-    root = _project(
-        tmp_path / "loops",
-        {
-            "srv/a.cds": "using from './loop';\nusing from './pipe';\nusing from '../outside/secret';\n"
-            "using from './linked';\nentity A { key ID : Integer; }\n"
-        },
-    )
-    (root / "srv" / "loop.cds").symlink_to(root / "srv" / "loop.cds")
-    os.mkfifo(root / "srv" / "pipe.cds")  # reading it would block for ever
-    (root / "srv" / "linked.cds").symlink_to(secret / "secret.cds")
-    (root / "db").symlink_to(root)  # a folder loop as a root
-    out = await ok("check_cds", {"path": str(root)}, bundled_ctx)
-    texts = " | ".join(m["message"] for m in out["results"])
-    assert "not a regular file" in texts
-    assert "only inside the project" in texts
-    search = await call("search_cds_model", {"query": "Secret", "path": str(root)}, bundled_ctx)
-    assert "Secret" not in [r["name"] for r in (search.structured or {}).get("results", [])]
+@pytest.mark.parametrize(
+    ("make", "words"),
+    [
+        (_loop, "ELOOP"),
+        (_fifo, "is not a regular file (a pipe or a device); sap-devs does not read it"),
+        (_outside, "sap-devs reads model files only inside the project and the CDS toolchain"),
+    ],
+)
+async def test_link_loops_fifos_and_links_out_of_the_project(make, words: str, bundled_ctx, tmp_path: Path) -> None:
+    root = _project(tmp_path / "p", {"srv/a.cds": "using from './bad';\nentity A { key ID : Integer; }\n"})
+    (root / "db").symlink_to(root)  # a folder loop as a root folder
+    make(root / "srv")
+    for via in ("using", "root"):  # read through `using`, then as a root file of srv/
+        if via == "root":
+            (root / "srv" / "a.cds").write_text("entity A { key ID : Integer; }\n", encoding="utf-8")
+        out = await ok("check_cds", {"path": str(root)}, bundled_ctx)
+        refused = [m for m in out["results"] if m["origin"] == "sap-devs"]
+        if via == "root":  # not even handed to the compiler, and said so
+            note = "outside the project (through a link); not read" if make is _outside else "not a regular file"
+            assert not refused and note in out["hint"]
+        else:
+            assert len(refused) == 1 and words in refused[0]["message"] and refused[0]["file"] == "srv/bad.cds"
+        search = await call("search_cds_model", {"query": "Secret", "path": str(root)}, bundled_ctx)
+        assert search.is_error == bool(refused)  # an unread file makes the model incomplete
+        assert "Secret" not in [r["name"] for r in (search.structured or {}).get("results", [])]
 
 
 def test_a_model_that_takes_too_long_is_stopped(tmp_path: Path) -> None:
@@ -294,27 +315,3 @@ def test_a_model_that_takes_too_long_is_stopped(tmp_path: Path) -> None:
     with pytest.raises(CdsCompileError, match="took longer than 1 s and was stopped"):
         compile_project(root, limits=Limits(timeout=1.0))
     assert time.perf_counter() - started < 30
-
-
-def test_broken_driver_answers_are_errors_not_tracebacks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from sap_devs.toolchain import runner
-
-    root = _project(tmp_path / "p", {"srv/a.cds": "entity A { key ID : Integer; }\n"})
-    answers = [
-        runner.NodeResult(returncode=0, stdout="not json", stderr="", timed_out=False, truncated=False, seconds=0.1),
-        runner.NodeResult(returncode=0, stdout="{}" * 10, stderr="", timed_out=False, truncated=True, seconds=0.1),
-        runner.NodeResult(
-            returncode=134,
-            stdout="",
-            stderr="FATAL ERROR: Reached heap limit Allocation failed - JavaScript heap out of memory",
-            timed_out=False,
-            truncated=False,
-            seconds=0.1,
-        ),
-    ]
-    expected = ["could not be read", "larger than", "it ran out of memory"]
-    for answer, words in zip(answers, expected, strict=True):
-        monkeypatch.setattr(runner, "run_node", lambda *a, _answer=answer, **k: _answer)
-        with pytest.raises(CdsCompileError, match=words):
-            compile_project(root, use_cache=False)
-    assert cds_module.SCRIPT.is_file()

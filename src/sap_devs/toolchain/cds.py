@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import threading
 import time
 from dataclasses import dataclass, field
@@ -20,9 +21,9 @@ from pathlib import Path
 from typing import Any
 
 from sap_devs.core import cache
-from sap_devs.core.errors import SapDevsError
 from sap_devs.toolchain.cds_model import CdsModel, build_model
 from sap_devs.toolchain.cds_roots import ModelRoots, model_roots, project_config
+from sap_devs.toolchain.errors import ToolchainFailed
 
 SCRIPT = Path(__file__).with_name("js") / "cds_compile.mjs"
 COMPILER = "@sap/cds-compiler"
@@ -31,8 +32,8 @@ NODE_MINIMUM = (22, 0)  # cds-compiler 7 needs Node 22
 CACHE_FORMAT = 1
 
 
-class CdsCompileError(SapDevsError):
-    """The compiler could not give an answer: it ran out of time or memory, or crashed."""
+class CdsCompileError(ToolchainFailed):
+    """The compiler gave no answer: it ran out of time or memory, crashed, or printed too much."""
 
 
 @dataclass(frozen=True)
@@ -93,9 +94,8 @@ def _version(package: Path) -> str:
 
 
 def _cds_home(root: Path) -> Path | None:
-    from sap_devs.toolchain.errors import ToolchainMissing
-
     from sap_devs.toolchain import locate
+    from sap_devs.toolchain.errors import ToolchainMissing
 
     try:
         return locate.package_dir(CDS, project=root)
@@ -111,7 +111,7 @@ class _Shown:
         self.cds_home = cds_home.resolve() if cds_home else None
 
     def __call__(self, name: str) -> str:
-        path = (self.root / name).resolve() if not Path(name).is_absolute() else Path(name)
+        path = Path(os.path.normpath(self.root / name))  # not resolve(): the name may be a link loop
         if path.is_relative_to(self.root):
             return path.relative_to(self.root).as_posix()
         if self.cds_home is not None and path.is_relative_to(self.cds_home):
@@ -189,7 +189,9 @@ def _allowed(root: Path, cds_home: Path | None) -> list[str]:
     return allowed
 
 
-def _run(root: Path, roots: ModelRoots, compiler: Path, cds_home: Path | None, limits: Limits) -> dict[str, Any]:
+def _run(
+    root: Path, roots: ModelRoots, compiler: Path, cds_home: Path | None, allowed: list[str], limits: Limits
+) -> dict[str, Any]:
     from sap_devs.toolchain.runner import run_node
 
     request = {
@@ -197,7 +199,7 @@ def _run(root: Path, roots: ModelRoots, compiler: Path, cds_home: Path | None, l
         "root": str(root),
         "files": [str(f) for f in roots.files],
         "cdsHome": str(cds_home) if cds_home else None,
-        "allowed": _allowed(root, cds_home),
+        "allowed": allowed,
         "maxFileBytes": limits.max_file_bytes,
         "maxTotalBytes": limits.max_total_bytes,
         "maxFiles": limits.max_files,
@@ -260,27 +262,28 @@ def compile_project(root: Path, *, limits: Limits = LIMITS, use_cache: bool = Tr
     from sap_devs.toolchain import locate
 
     root = root.resolve()
-    compiler = locate.package_dir(COMPILER)
     cds_home = _cds_home(root)
     shown = _Shown(root, cds_home)
     with _lock(root):  # two calls on one project compile once
         started = time.perf_counter()
-        roots = model_roots(root, cds_home=cds_home)
-        config = project_config(root, [])
+        allowed = _allowed(root, cds_home)
+        roots = model_roots(root, cds_home=cds_home, allowed=[Path(p) for p in allowed])
         base = Compiled(
             root=root,
             csn=None,
             messages=[],
             files=[],
             roots=[shown(str(f)) for f in roots.files],
-            compiler_version=_version(compiler),
+            compiler_version="",
             seconds=0.0,
             cached=False,
-            config=config,
+            config=project_config(root, []),
             notes=list(roots.notes),
         )
         if not roots.files:
-            return base
+            return base  # nothing to compile: no toolchain needed to say so
+        compiler = locate.package_dir(COMPILER)
+        base.compiler_version = _version(compiler)
         identity = _identity(compiler, cds_home)
         name = _cache_name(root)
         hit = cache.read(name, expect=dict) if use_cache else None
@@ -288,7 +291,7 @@ def compile_project(root: Path, *, limits: Limits = LIMITS, use_cache: bool = Tr
             data = hit.data["result"]
             base.cached = True
         else:
-            data = _run(root, roots, compiler, cds_home, limits)
+            data = _run(root, roots, compiler, cds_home, allowed, limits)
             files = {
                 str(f["path"]): [int(f["size"]), int(f["mtime_ns"])]
                 for f in data.get("files", [])

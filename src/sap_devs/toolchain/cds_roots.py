@@ -158,6 +158,9 @@ class _Resolver:
         self.cds_home = cds_home
         self.notes = notes
 
+    def _shown(self, path: Path) -> str:
+        return path.relative_to(self.root).as_posix() if path.is_relative_to(self.root) else str(path)
+
     def _module_dirs(self) -> Iterator[Path]:
         yield self.root
         for folder in (self.root, *self.root.parents):
@@ -202,8 +205,11 @@ class _Resolver:
                     if path.is_file():
                         found.append(path.resolve())
                         taken.add(name[:-4])
-                except OSError:
-                    continue
+                        continue
+                except (OSError, RuntimeError):
+                    pass
+                if not path.is_dir():
+                    self.notes.append(f"{self._shown(path)} is not a regular file (a link loop, a pipe); not read")
         return found
 
     def single(self, ref: str) -> list[Path]:
@@ -247,9 +253,11 @@ def _is_dir(entry: os.DirEntry[str]) -> bool:
         return False
 
 
-def model_roots(root: Path, *, cds_home: Path | None) -> ModelRoots:
-    """The model files ``cds.load('*')`` would start from in ``root``, without running the project."""
+def model_roots(root: Path, *, cds_home: Path | None, allowed: list[Path] | None = None) -> ModelRoots:
+    """The model files ``cds.load('*')`` would start from in ``root``, without running the project;
+    a file that resolves outside ``allowed`` (default: the root and ``cds_home``) is left out, with a note."""
     result = ModelRoots(root=root)
+    inside = allowed if allowed is not None else [root, *([cds_home] if cds_home else [])]
     for name in CONFIG_FILES:
         result.config[str(root / name)] = _stamp(root / name)
     conf = project_config(root, result.notes)
@@ -260,6 +268,10 @@ def model_roots(root: Path, *, cds_home: Path | None) -> ModelRoots:
             if path not in seen:
                 seen.add(path)
                 result.files.append(path)
+    for path in list(result.files):
+        if not any(path.is_relative_to(base) for base in inside):
+            result.files.remove(path)
+            result.notes.append(f"{path} is outside the project (through a link); not read")
     only_csn_json = len(result.files) == 1 and result.files[0].name == "csn.json"
     if not only_csn_json:
         for ref in required_models(conf):

@@ -33,7 +33,10 @@ function inside(real) {
   return allowed.some((dir) => real === dir || real.startsWith(dir + path.sep));
 }
 
+const refused = new Map(); // filename -> why sap-devs did not read it
+
 function refusal(code, filename, text) {
+  refused.set(filename, text);
   const error = new Error(text);
   error.code = code;
   error.path = filename;
@@ -41,7 +44,7 @@ function refusal(code, filename, text) {
 }
 
 // The compiler's file cache protocol: a string is the content, false means "no such file",
-// an Error is reported for the file that was asked for.
+// an Error is reported for the file that was asked for, {realname} sends it to the real file.
 function lookup(filename) {
   if (!path.isAbsolute(filename) || filename.includes('\0'))
     return false;
@@ -57,10 +60,15 @@ function lookup(filename) {
     return refusal(err.code || 'EIO', filename, `Cannot resolve '${filename}': ${err.code || err.message}`);
   }
   const extension = path.extname(real).toLowerCase();
-  if (!MODEL_EXTENSIONS.has(path.extname(filename).toLowerCase()) || !MODEL_EXTENSIONS.has(extension))
+  if (!MODEL_EXTENSIONS.has(extension))
     return false; // not a model file: the compiler never gets to read it
   if (!inside(real))
     return refusal('EACCES', filename, `sap-devs reads model files only inside the project and the CDS toolchain, not '${real}'`);
+  if (real !== filename) {
+    // the compiler keeps one source per real file: a link names its target, which is read once
+    const body = fileCache[real];
+    return typeof body === 'string' ? { realname: real } : body;
+  }
   let stat;
   try {
     stat = fs.statSync(real, { bigint: true });
@@ -135,11 +143,14 @@ try {
   csn = await compiler.compile(input.files, input.root, options, fileCache);
 }
 catch (err) {
-  if (err && Array.isArray(err.errors))  // InvocationError: files that could not be read
+  if (err && err.code === 'ERR_CDS_COMPILER_INVOCATION' && Array.isArray(err.errors))  // files that could not be read
     failure = err.errors.map(invocationMessage);
   else if (!(err && err.messages))       // not a CompilationError: the compiler itself broke
     failure = [{ severity: 'Error', messageId: 'internal', message: String(err && err.message || err), file: null, line: null, col: null, endLine: null, endCol: null, formatted: String(err && err.stack || err), origin: 'cds-compiler' }];
 }
 
-const messages = compiler.sortMessages(options.messages).map(compilerMessage).concat(failure || []);
+// A file refused while resolving `using` reaches the compiler as "not found"; say why it was refused.
+const reported = new Set((failure || []).map((m) => m.message));
+const refusals = [...refused].filter(([, text]) => !reported.has(text)).map(([filename, text]) => invocationMessage({ path: filename, message: text }));
+const messages = compiler.sortMessages(options.messages).map(compilerMessage).concat(failure || [], refusals);
 process.stdout.write(JSON.stringify({ compiler: compiler.version(), messages, csn, files: read, probes }));
