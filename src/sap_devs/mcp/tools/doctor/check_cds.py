@@ -8,14 +8,13 @@ from typing import TYPE_CHECKING
 from pydantic import BaseModel, Field
 
 from sap_devs.knowledge.queries import find_known_errors
-from sap_devs.mcp.framework import Envelope, Tool, ToolContext, ToolError, ToolInput
+from sap_devs.mcp.framework import LIST_LIMIT, Envelope, Tool, ToolContext, ToolError, ToolInput, limit_field
 from sap_devs.mcp.tools.doctor._cds_compile import NO_MODEL_HINT, compiled, source_note
 from sap_devs.mcp.tools.doctor._project_path import MAX_PATH, project_root
 
 if TYPE_CHECKING:
     from sap_devs.knowledge.base import KnowledgeBase
 
-MAX_MESSAGES = 200
 SEVERITY_ORDER = {"Error": 0, "Warning": 1, "Info": 2, "Debug": 3}
 
 
@@ -26,6 +25,7 @@ class Input(ToolInput):
         max_length=MAX_PATH,
         description="Absolute path of the CAP project root. Omit for the folder the MCP server was started in.",
     )
+    limit: int = limit_field(LIST_LIMIT, "messages (errors first)")
 
 
 class KnownErrorRef(BaseModel):
@@ -76,7 +76,7 @@ async def handle(params: Input, ctx: ToolContext) -> Output:
     ordered = sorted(result.messages, key=lambda m: SEVERITY_ORDER.get(m.severity, 9))
     known: dict[str, KnownErrorRef | None] = {}
     items = []
-    for m in ordered[:MAX_MESSAGES]:
+    for m in ordered[: params.limit]:
         if m.severity in ("Error", "Warning") and m.message not in known:
             known[m.message] = _known_error(ctx.knowledge, m.message)
         items.append(
@@ -102,9 +102,9 @@ async def handle(params: Input, ctx: ToolContext) -> Output:
         hint = f"The model compiles with {warnings} warning(s)."
     else:
         hint = "The model compiles without errors or warnings."
-    if len(ordered) > MAX_MESSAGES:
-        hint += f" Showing the first {MAX_MESSAGES} of {len(ordered)} messages (errors first)."
-    out = Output.build(items, limit=MAX_MESSAGES, entity="compiler messages", hint=hint, total=len(ordered))
+    if len(ordered) > params.limit:
+        hint += f" Showing the first {params.limit} of {len(ordered)} messages (errors first); raise limit for more."
+    out = Output.build(items, limit=params.limit, entity="compiler messages", hint=hint, total=len(ordered))
     return out.add_note(source_note(result))
 
 
