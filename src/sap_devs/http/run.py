@@ -91,7 +91,7 @@ def serve_http(
     return 0 if http_server.started else 1
 
 
-LOCAL_ONLY_TOOLS = frozenset({"check_project", "check_tools"})
+LOCAL_ONLY_TOOLS = frozenset({"check_project", "check_tools", "search_cds_model", "check_cds"})
 """Tools that inspect the machine the server runs on (its folders, its installed tools): meaningful
 for a developer's own stdio server, not for a team server whose callers are elsewhere."""
 

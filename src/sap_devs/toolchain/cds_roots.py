@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -157,14 +157,22 @@ class _Resolver:
         self.root = root
         self.cds_home = cds_home
         self.notes = notes
+        self._dirs: list[Path] | None = None
 
     def _shown(self, path: Path) -> str:
         return path.relative_to(self.root).as_posix() if path.is_relative_to(self.root) else str(path)
 
-    def _module_dirs(self) -> Iterator[Path]:
-        yield self.root
-        for folder in (self.root, *self.root.parents):
-            yield folder / "node_modules"
+    def _module_dirs(self) -> list[Path]:
+        """The root, then every node_modules folder from it upwards (as require.resolve looks)."""
+        if self._dirs is None:
+            self._dirs = [self.root]
+            for folder in (self.root, *self.root.parents):
+                try:
+                    if (folder / "node_modules").is_dir():
+                        self._dirs.append(folder / "node_modules")
+                except OSError:
+                    continue
+        return self._dirs
 
     def _file(self, ref: str) -> Path | None:
         """``require.resolve`` for a model file: relative to the root, or a package in node_modules."""
