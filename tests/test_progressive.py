@@ -136,12 +136,7 @@ async def test_search_tools_filters_and_pages(tmp_path) -> None:
         ).structured_content
         assert not {r["name"] for r in page1["results"]} & {r["name"] for r in page2["results"]}
         doctor = (await client.call_tool("search_tools", {"category": "doctor"})).structured_content
-        assert {r["name"] for r in doctor["results"]} == {
-            "check_tools",
-            "check_project",
-            "search_cds_model",
-            "check_cds",
-        }
+        assert {r["name"] for r in doctor["results"]} == {"check_tools", "check_project"}
 
 
 def test_auto_mode_switches_past_forty_operations() -> None:

@@ -6,7 +6,18 @@ import sys
 
 import typer
 
-from sap_devs.cli import abap_cmd, check_cmd, content_cmd, inject_cmd, keys_cmd, mcp_cmd, sync_cmd, tools_cmd, trust_cmd
+from sap_devs.cli import (
+    abap_cmd,
+    check_cmd,
+    content_cmd,
+    inject_cmd,
+    keys_cmd,
+    mcp_cmd,
+    sync_cmd,
+    toolchain_cmd,
+    tools_cmd,
+    trust_cmd,
+)
 
 app = typer.Typer(
     name="sap-devs",
@@ -20,6 +31,7 @@ app.add_typer(tools_cmd.app, name="tools")
 app.add_typer(abap_cmd.app, name="abap")
 app.add_typer(content_cmd.app, name="content")
 app.add_typer(keys_cmd.app, name="keys")
+app.add_typer(toolchain_cmd.app, name="toolchain")
 app.command("sync")(sync_cmd.sync)
 app.command("inject")(inject_cmd.inject)
 app.command("trust")(trust_cmd.trust)

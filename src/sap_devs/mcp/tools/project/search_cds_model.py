@@ -9,8 +9,8 @@ from pydantic import BaseModel, Field
 
 from sap_devs.mcp.framework import SEARCH_LIMIT, Envelope, Tool, ToolContext, ToolError, ToolInput, limit_field
 from sap_devs.mcp.tools._bounds import QUERY_MAX
-from sap_devs.mcp.tools.doctor._cds_compile import NO_MODEL_HINT, model, source_note
-from sap_devs.mcp.tools.doctor._project_path import MAX_PATH, project_root
+from sap_devs.mcp.tools.project._cds_compile import NO_MODEL_HINT, model, project_folder, source_note
+from sap_devs.mcp.tools.project._shared import PATH_MAX
 
 if TYPE_CHECKING:
     from sap_devs.toolchain.cds_model import Definition, Element
@@ -34,7 +34,7 @@ class Input(ToolInput):
     path: str | None = Field(
         None,
         min_length=1,
-        max_length=MAX_PATH,
+        max_length=PATH_MAX,
         description="Absolute path of the CAP project root. Omit for the folder the MCP server was started in.",
     )
     limit: int = limit_field(SEARCH_LIMIT, "definitions")
@@ -140,7 +140,7 @@ def _definition(d: Definition) -> DefinitionOut:
 async def handle(params: Input, ctx: ToolContext) -> Output:
     from sap_devs.toolchain.cds_model import search
 
-    root = project_root(params.path, ctx)
+    root = project_folder(params.path, ctx)
     result, cds_model = await model(root)
     if not result.roots:
         raise ToolError(f"{root} has no CDS model.", hint=NO_MODEL_HINT)
@@ -165,7 +165,7 @@ TOOL = Tool(
         "types, aspects, events with elements, keys, associations (target, cardinality), annotations, file and line, "
         "and each service's HTTP endpoints and entity URLs. Nothing of the project runs."
     ),
-    category="doctor",
+    category="project",
     action="search",
     input=Input,
     output=Output,

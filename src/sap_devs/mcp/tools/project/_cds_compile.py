@@ -9,8 +9,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
-from sap_devs.mcp.dispatch import deadline
-from sap_devs.mcp.framework import ToolError
+from sap_devs.mcp.framework import ToolContext, ToolError
+from sap_devs.mcp.tools.project._shared import resolve_path, time_budget
 
 if TYPE_CHECKING:
     from sap_devs.toolchain.cds import Compiled, Limits
@@ -24,11 +24,17 @@ NO_MODEL_HINT = (
 )
 
 
+def project_folder(path: str | None, ctx: ToolContext) -> Path:
+    root = resolve_path(path, ctx, what="CAP project root folder")
+    if not root.is_dir():
+        raise ToolError(f"{root} is a file, not a folder.", hint="Pass the CAP project root folder that contains it.")
+    return root
+
+
 def _limits() -> Limits:
     from sap_devs.toolchain.cds import LIMITS
 
-    # the dispatcher abandons a worker at its deadline: the compiler must stop before it
-    return dataclasses.replace(LIMITS, timeout=min(LIMITS.timeout, deadline() * 0.75))
+    return dataclasses.replace(LIMITS, timeout=min(LIMITS.timeout, time_budget()))
 
 
 async def _run(func: Callable[..., T], root: Path) -> T:

@@ -2,18 +2,12 @@
 
 from __future__ import annotations
 
-import re
-from typing import TYPE_CHECKING
-
 from pydantic import BaseModel, Field
 
-from sap_devs.knowledge.queries import find_known_errors
 from sap_devs.mcp.framework import LIST_LIMIT, Envelope, Tool, ToolContext, ToolError, ToolInput, limit_field
-from sap_devs.mcp.tools.doctor._cds_compile import NO_MODEL_HINT, compiled, source_note
-from sap_devs.mcp.tools.doctor._project_path import MAX_PATH, project_root
-
-if TYPE_CHECKING:
-    from sap_devs.knowledge.base import KnowledgeBase
+from sap_devs.mcp.tools.project._cds_compile import NO_MODEL_HINT, compiled, project_folder, source_note
+from sap_devs.mcp.tools.project._shared import PATH_MAX
+from sap_devs.toolchain.known_errors import known_error_for
 
 SEVERITY_ORDER = {"Error": 0, "Warning": 1, "Info": 2, "Debug": 3}
 
@@ -22,7 +16,7 @@ class Input(ToolInput):
     path: str | None = Field(
         None,
         min_length=1,
-        max_length=MAX_PATH,
+        max_length=PATH_MAX,
         description="Absolute path of the CAP project root. Omit for the folder the MCP server was started in.",
     )
     limit: int = limit_field(LIST_LIMIT, "messages (errors first)")
@@ -54,31 +48,20 @@ class CdsMessageOut(BaseModel):
 Output = Envelope[CdsMessageOut]
 
 
-def _pattern_regex(pattern: str) -> re.Pattern[str]:
-    parts = re.split(r"\.\.\.|…", pattern)
-    return re.compile(".+?".join(re.escape(p.strip()) if i else re.escape(p) for i, p in enumerate(parts)), re.I)
-
-
-def _known_error(kb: KnowledgeBase, text: str) -> KnownErrorRef | None:
-    """The known error whose pattern this message is (its ``...`` standing for the names in it),
-    among the candidates get_known_errors ranks for the text; None when none fits."""
-    for _pack, entry in find_known_errors(kb, text)[:5]:
-        if _pattern_regex(entry.pattern).search(text):
-            return KnownErrorRef(id=entry.id, cause=entry.cause, fix=entry.fix, docs=entry.docs)
-    return None
-
-
 async def handle(params: Input, ctx: ToolContext) -> Output:
-    root = project_root(params.path, ctx)
+    root = project_folder(params.path, ctx)
     result = await compiled(root)
     if not result.roots:
         raise ToolError(f"{root} has no CDS model.", hint=NO_MODEL_HINT)
     ordered = sorted(result.messages, key=lambda m: SEVERITY_ORDER.get(m.severity, 9))
-    known: dict[str, KnownErrorRef | None] = {}
+    memo: dict = {}
     items = []
     for m in ordered[: params.limit]:
-        if m.severity in ("Error", "Warning") and m.message not in known:
-            known[m.message] = _known_error(ctx.knowledge, m.message)
+        known = None
+        if m.severity in ("Error", "Warning"):
+            entry = known_error_for(ctx.knowledge, m.message_id or "", m.message, memo=memo)
+            if entry is not None:
+                known = KnownErrorRef(id=entry.id, cause=entry.cause, fix=entry.fix, docs=entry.docs)
         items.append(
             CdsMessageOut(
                 severity=m.severity,
@@ -91,7 +74,7 @@ async def handle(params: Input, ctx: ToolContext) -> Output:
                 end_column=m.end_column,
                 formatted=m.formatted,
                 origin=m.origin,
-                known_error=known.get(m.message),
+                known_error=known,
             )
         )
     errors = len(result.errors)
@@ -116,7 +99,7 @@ TOOL = Tool(
         "messages: severity, message id, text exactly as the compiler words it, file, line and column, with the "
         "known error and fix where one matches."
     ),
-    category="doctor",
+    category="project",
     action="read",
     input=Input,
     output=Output,

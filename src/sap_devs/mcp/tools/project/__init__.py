@@ -1,0 +1,1 @@
+"""Tools that run SAP's own compilers and linters over the developer's project (the toolchain)."""
