@@ -153,7 +153,7 @@ async def test_a_message_matching_no_known_error_has_none(
         "csn": {"definitions": {"A": {"kind": "entity", "elements": {}}}},
         "files": [],
         "probes": [],
-        "messages": [{"severity": "Warning", "messageId": "x", "message": "Expected entity to have a key element"}],
+        "messages": [{"severity": "Warning", "messageId": "def-missing-type", "message": "Missing type for “A:x”"}],
     }
     monkeypatch.setattr(runner, "run_node", lambda *a, **k: _result(json.dumps(answer)))
     out = await ok("check_cds", {"path": str(root)}, bundled_ctx)

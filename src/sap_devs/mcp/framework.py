@@ -29,7 +29,7 @@ Action = Literal["read", "list", "search", "create", "update", "delete", "execut
 Risk = Literal["low", "medium", "high"]
 ENVIRONMENTS: tuple[Environment, ...] = ("onprem", "cloud", "legacy")
 ANY_ENVIRONMENT = frozenset({"any"})
-CATEGORIES = ("knowledge", "docs", "doctor", "learning", "news", "discovery", "abap", "meta")
+CATEGORIES = ("knowledge", "docs", "doctor", "project", "learning", "news", "discovery", "abap", "meta")
 
 InputT = TypeVar("InputT", bound=BaseModel)
 OutputT = TypeVar("OutputT", bound=BaseModel)
