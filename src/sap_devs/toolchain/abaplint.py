@@ -105,6 +105,7 @@ def _run(files: AbapInput, language: Language, *, timeout: float) -> dict:
         stdin=json.dumps(payload).encode("utf-8"),
         minimum_node=(22, 0),
         max_memory_mb=MEMORY_MB,
+        allow_read=[toolchain_dir() / "node_modules", core],
     )
     if result.timed_out:
         raise ToolchainFailed(f"abaplint did not finish within {timeout:.0f} s; check fewer files at a time.")

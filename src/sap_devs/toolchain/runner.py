@@ -17,10 +17,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
-from sap_devs.toolchain.node import DEFAULT_MINIMUM, find_node, minimal_env
+from sap_devs.toolchain.node import DEFAULT_MINIMUM, find_node, minimal_env, node_version
 
 JS_DIR = Path(__file__).with_name("js")
 DEFAULT_MEMORY_MB = 2048
+PERMISSION_NODE = (22, 13)  # --permission without "experimental" (22.13.0 and later)
 
 
 @dataclass(frozen=True)
@@ -31,6 +32,7 @@ class NodeResult:
     timed_out: bool
     truncated: bool
     seconds: float
+    sandboxed: bool = False  # ran under Node's permission model (reads limited, no writes or child processes)
 
 
 def script_path(script: Path | str) -> Path:
@@ -106,11 +108,26 @@ def run_node(
     minimum_node: tuple[int, int] = DEFAULT_MINIMUM,
     max_memory_mb: int = DEFAULT_MEMORY_MB,
     node: Path | None = None,
+    allow_read: list[Path] | None = None,
 ) -> NodeResult:
     """``node <script> <args>`` with ``cwd``; killed (process group) after ``timeout`` seconds or once
-    stdout or stderr passes ``max_output`` bytes. Raises ToolchainMissing when no Node is new enough."""
+    stdout or stderr passes ``max_output`` bytes. Raises ToolchainMissing when no Node is new enough.
+
+    With ``allow_read`` and a Node that has the permission model (22.13+), the script may read only
+    those folders (and sap-devs' scripts), write nothing and start no process: the second wall behind
+    "nothing from the project runs". Older Nodes run without it (``sandboxed`` says which)."""
     binary = node or find_node(minimum_node)
-    command = [str(binary), f"--max-old-space-size={max_memory_mb}", str(script_path(script)), *args]
+    flags = [f"--max-old-space-size={max_memory_mb}"]
+    sandboxed = False
+    if allow_read is not None:
+        version = node_version(binary)
+        if version is not None and version[:2] >= PERMISSION_NODE:
+            sandboxed = True
+            # workers carry the same permissions; the import guard's module hooks run in one
+            flags += ["--permission", "--allow-worker"]
+            for folder in (JS_DIR, *allow_read):
+                flags.append(f"--allow-fs-read={_readable(folder)}")
+    command = [str(binary), *flags, str(script_path(script)), *args]
     started = time.monotonic()
     proc = subprocess.Popen(
         command,
@@ -144,4 +161,11 @@ def run_node(
         timed_out=timed_out,
         truncated=out.overflow or err.overflow,
         seconds=time.monotonic() - started,
+        sandboxed=sandboxed,
     )
+
+
+def _readable(folder: Path) -> str:
+    """A folder as Node's --allow-fs-read takes it: resolved (links point elsewhere), with its contents."""
+    resolved = folder.resolve()
+    return str(resolved) + os.sep if resolved.is_dir() else str(resolved)

@@ -47,6 +47,7 @@ class Ui5LintReport:
     findings: list[Ui5Finding] = field(default_factory=list)
     seconds: float = 0.0
     ignored_config: str | None = None  # a ui5lint.config.* in the project that was not loaded
+    sandboxed: bool = False
 
 
 def rule_docs(rule_id: str) -> str:
@@ -107,6 +108,7 @@ def lint(path: Path, files: list[str] | None = None, *, timeout: float = TIMEOUT
         cwd=toolchain_dir(),
         timeout=timeout,
         max_memory_mb=MEMORY_MB,
+        allow_read=[toolchain_dir() / "node_modules", linter, root],
     )
     if result.timed_out:
         raise ToolchainFailed(f"The UI5 linter did not finish within {timeout:.0f} s; lint fewer files with `files`.")
@@ -126,4 +128,5 @@ def lint(path: Path, files: list[str] | None = None, *, timeout: float = TIMEOUT
         findings=findings,
         seconds=result.seconds,
         ignored_config=config,
+        sandboxed=result.sandboxed,
     )
