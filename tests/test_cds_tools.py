@@ -134,7 +134,7 @@ async def test_sflight_travel_details(bundled_ctx, tmp_path: Path) -> None:
         "TravelService.Booking",
     )
     assert sorted(travel["actions"]) == ["acceptTravel", "createTravelByTemplate", "deductDiscount", "rejectTravel"]
-    assert "Compiled 15 model file(s) with @sap/cds-compiler 7.1.1" in out["hint"]
+    assert "Compiled 15 model file(s) with @sap/cds-compiler 7.1.1 under Node's permission model" in out["hint"]
     common = await ok("search_cds_model", {"query": "cuid", "kind": "aspect", "path": str(root)}, bundled_ctx)
     assert common["results"][0]["file"] == "@sap/cds/common.cds"
     fuzzy = await ok("search_cds_model", {"query": "flight connection", "path": str(root)}, bundled_ctx)
@@ -251,6 +251,7 @@ async def test_nothing_of_the_project_runs(bundled_ctx, tmp_path: Path) -> None:
     [error] = [m for m in out["results"] if m["severity"] == "Error"]
     assert error["message"] == "Can't find package ‘evil-plugin’", "index.js is no model file: the package has none"
     assert not marker.exists()
+    assert compile_project(root).sandboxed, "Node 22.22 runs the compiler under its permission model"
 
 
 async def test_a_100_mb_file_is_refused_by_its_size(bundled_ctx, tmp_path: Path) -> None:

@@ -79,6 +79,8 @@ class Compiled:
     cached: bool
     config: dict[str, Any] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    sandboxed: bool = False
+    """The compiler ran under Node's permission model (reads only the project and the toolchain)."""
 
     @property
     def errors(self) -> list[CompilerMessage]:
@@ -212,6 +214,7 @@ def _run(
         max_output=limits.max_output,
         stdin=json.dumps(request).encode(),
         minimum_node=NODE_MINIMUM,
+        allow_read=[compiler, *(Path(p) for p in allowed)],  # Node's permission model, where it has one
     )
     if result.timed_out:
         raise CdsCompileError(
@@ -242,6 +245,7 @@ def _run(
     if not isinstance(data, dict):
         raise CdsCompileError("The CDS compiler's answer was not a JSON object.")
     data["seconds"] = result.seconds
+    data["sandboxed"] = result.sandboxed
     return data
 
 
@@ -308,6 +312,7 @@ def compile_project(root: Path, *, limits: Limits = LIMITS, use_cache: bool = Tr
                     "messages": data.get("messages", []),
                     "csn": data.get("csn"),
                     "files": list(files),
+                    "sandboxed": bool(data.get("sandboxed")),
                 },
             }
             if use_cache:
@@ -318,6 +323,7 @@ def compile_project(root: Path, *, limits: Limits = LIMITS, use_cache: bool = Tr
         base.csn = data.get("csn") if isinstance(data.get("csn"), dict) else None
         base.messages = [_message(m, shown) for m in data.get("messages", []) if isinstance(m, dict)]
         base.files = [shown(f) for f in data.get("files", []) if isinstance(f, str)]
+        base.sandboxed = data.get("sandboxed") is True
         if isinstance(data.get("compiler"), str):
             base.compiler_version = data["compiler"]
         base.seconds = time.perf_counter() - started

@@ -45,8 +45,16 @@ function refusal(code, filename, text) {
 
 // The compiler's file cache protocol: a string is the content, false means "no such file",
 // an Error is reported for the file that was asked for, {realname} sends it to the real file.
+function outside(filename, real) {
+  return refusal('EACCES', filename, `sap-devs reads model files only inside the project and the CDS toolchain, not '${real}'`);
+}
+
 function lookup(filename) {
   if (!path.isAbsolute(filename) || filename.includes('\0'))
+    return false;
+  // Names outside (node_modules folders above the project, say) are not even looked at; under
+  // Node's permission model they could not be.
+  if (!inside(path.resolve(filename)))
     return false;
   let real;
   try {
@@ -57,13 +65,15 @@ function lookup(filename) {
       probes.push(filename);
       return false;
     }
+    if (err.code === 'ERR_ACCESS_DENIED')  // a link out of the allowed folders
+      return outside(filename, filename);
     return refusal(err.code || 'EIO', filename, `Cannot resolve '${filename}': ${err.code || err.message}`);
   }
   const extension = path.extname(real).toLowerCase();
   if (!MODEL_EXTENSIONS.has(extension))
     return false; // not a model file: the compiler never gets to read it
   if (!inside(real))
-    return refusal('EACCES', filename, `sap-devs reads model files only inside the project and the CDS toolchain, not '${real}'`);
+    return outside(filename, real);
   if (real !== filename) {
     // the compiler keeps one source per real file: a link names its target, which is read once
     const body = fileCache[real];

@@ -63,7 +63,10 @@ async def model(root: Path) -> tuple[Compiled, CdsModel | None]:
 
 def source_note(result: Compiled) -> str:
     how = "from the cache (no model file changed)" if result.cached else f"in {result.seconds:.1f} s"
-    note = f"Compiled {len(result.files)} model file(s) with @sap/cds-compiler {result.compiler_version} {how}."
+    sandbox = " under Node's permission model" if result.sandboxed else ""
+    note = (
+        f"Compiled {len(result.files)} model file(s) with @sap/cds-compiler {result.compiler_version}{sandbox} {how}."
+    )
     if result.notes:
         note += " Note: " + "; ".join(result.notes) + "."
     return note
