@@ -139,7 +139,7 @@ def _identity(compiler: Path, cds_home: Path | None) -> str:
 
 
 def _valid(entry: Any, identity: str, roots: ModelRoots) -> bool:
-    if not isinstance(entry, dict) or entry.get("identity") != identity:
+    if not isinstance(entry, dict) or entry.get("identity") != identity or not isinstance(entry.get("result"), dict):
         return False
     if entry.get("roots") != [str(f) for f in roots.files]:
         return False
