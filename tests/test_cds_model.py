@@ -122,6 +122,7 @@ def test_services_endpoints_and_urls() -> None:
     model = build_model(CSN)
     cat = model.by_name("CatalogService")
     assert cat is not None and [(e.protocol, e.path) for e in cat.endpoints] == [("odata", "/browse")]
+    assert cat.urls == ["/browse/Books", "/browse/ListOfBooks"]  # every entity it serves
     assert model.by_name("CatalogService.Books").urls == ["/browse/Books"]  # type: ignore[union-attr]
     assert model.by_name("CatalogService.submitOrder").urls == ["/browse/submitOrder"]  # type: ignore[union-attr]
     assert model.by_name("CatalogService.stock").urls == ["/browse/stock()"]  # type: ignore[union-attr]

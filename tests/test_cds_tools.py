@@ -111,6 +111,9 @@ async def test_every_entity_and_service_cap_loads_is_found_with_its_endpoints(
             assert [(e["protocol"], e["path"]) for e in hit["endpoints"]] == [
                 (e["kind"], e["path"]) for e in expected["endpoints"]
             ]
+            served = [n for n, v in truth.items() if v["kind"] == "entity" and n.startswith(name + ".")]
+            resource_endpoints = [e for e in hit["endpoints"] if e["protocol"] != "hcql"]
+            assert len(hit["urls"]) == len(served) * len(resource_endpoints), "every entity's URL"
         else:
             assert hit["kind"] in ("entity", "view", "projection")
             if hit.get("service"):

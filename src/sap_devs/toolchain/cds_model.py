@@ -283,6 +283,10 @@ def build_model(
                     for url in d.urls:
                         op.urls.append(f"{url}({keys})/{qualified}" + ("()" if op_kind == "function" else ""))
                 out.append(op)
+    by_service = {d.name: d for d in out if d.kind == "service"}
+    for d in out:  # a service lists every entity URL it serves, so one answer maps the whole API
+        if d.service is not None and d.kind in ENTITY_KINDS:
+            by_service[d.service].urls.extend(d.urls)
     if shown is not None:
         for d in out:
             d.location = _renamed(d.location, shown)

@@ -83,7 +83,9 @@ class DefinitionOut(BaseModel):
     endpoints: list[EndpointOut] = Field(default_factory=list, description="Services: where CAP serves them.")
     external: bool = Field(False, description="Services: imported (@cds.external); CAP serves only a mock of it.")
     urls: list[str] = Field(
-        default_factory=list, description="Entities and operations in a service: their URL path at each endpoint."
+        default_factory=list,
+        description="Entities and operations in a service: their URL path at each endpoint; "
+        "a service: the URL of every entity it exposes.",
     )
     actions: list[str] = Field(default_factory=list, description="Entities: their bound actions and functions.")
     bound_to: str | None = None
