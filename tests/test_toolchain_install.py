@@ -187,3 +187,18 @@ def test_cli_status_shows_versions_and_where_they_live(toolchain: Path) -> None:
     assert f"@abaplint/core: 2.120.105 at {core}" in out
     assert "@ui5/linter: not installed" in out
     assert "fix: sap-devs toolchain install ui5" in out
+
+
+def test_cli_install_shows_progress_and_what_it_installed(toolchain: Path, tmp_path: Path, monkeypatch) -> None:
+    _use_real_node(monkeypatch, tmp_path)
+    with npm_registry() as registry:
+        _publish_component(registry, "abap")
+        proc = _cli("install", "abap", "--registry", registry.base + "/")
+    assert proc.returncode == 0, proc.stderr
+    assert "Installing abap:" in proc.stderr and "@abaplint/core@2.120.105" in proc.stderr
+    assert "Running npm install" in proc.stderr
+    assert f"Installed into {toolchain}" in proc.stdout
+    assert "@abaplint/core 2.120.105" in proc.stdout
+    offline = _cli("install", "ui5", "--yes", "--registry", f"http://127.0.0.1:{_closed_port()}/")
+    assert offline.returncode == 1
+    assert "Offline: npm could not reach" in offline.stderr and "Traceback" not in offline.stderr

@@ -67,11 +67,17 @@ def status_command() -> None:
             where = report.folder / "node_modules" / p.name
             found = f"{p.installed} at {where}" if p.installed else "not installed"
             typer.echo(f"        {p.name}: {found} (pinned {p.pinned})")
+        typer.echo(f"        licence: {c.licence}")
         needed = ".".join(map(str, c.minimum_node))
         node = f"Node {state.node.version_text} ({state.node.source} {state.node.path})" if state.node else "none"
         typer.echo(f"        needs Node >= {needed}: {node}")
         if state.state != "ok":
             typer.echo(f"        fix: sap-devs toolchain install {c.name}")
+    own = report.node_package
+    typer.echo(
+        f"Node from npm in the toolchain ({own.name}): "
+        + (f"{own.installed}" if own.installed else "not installed (`sap-devs toolchain install node` adds it)")
+    )
     typer.echo("Node.js found:")
     for candidate in report.nodes:
         typer.echo(f"  {candidate.version_text:12} {candidate.source:13} {candidate.path}")
