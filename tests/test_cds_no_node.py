@@ -60,8 +60,8 @@ async def test_missing_toolchain_is_one_line_naming_the_command(
         )
 
 
-async def test_no_model_and_bad_paths(bundled_ctx, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("SAP_DEVS_TOOLCHAIN_DIR", str(tmp_path / "empty"))
+@pytest.mark.usefixtures("fake_toolchain")
+async def test_no_model_and_bad_paths(bundled_ctx, tmp_path: Path) -> None:
     empty = _project(tmp_path / "empty-project", {"package.json": "{}", "srv/handler.js": "module.exports = 1"})
     outcome = await call("check_cds", {"path": str(empty)}, bundled_ctx)
     assert outcome.is_error and "has no CDS model" in outcome.text and "db/, srv/, app/" in outcome.text

@@ -327,7 +327,7 @@ async def test_a_folder_too_big_to_be_a_repository_is_refused_not_walked(
     assert outcome.is_error and "more than 50 files and folders" in outcome.text
 
 
-async def test_bad_input_is_a_clear_error(tmp_path: Path) -> None:
+async def test_bad_input_is_a_clear_error(sap_tools: Path, tmp_path: Path) -> None:
     both = await call(tmp_path, "check_abap_code", source="WRITE 'x'.", path="/tmp")
     assert both.is_error and "exactly one of source" in both.text
     relative = await call(tmp_path, "run_ui5_linter", path="relative/app")

@@ -266,6 +266,7 @@ def compile_project(root: Path, *, limits: Limits = LIMITS, use_cache: bool = Tr
     from sap_devs.toolchain import locate
 
     root = root.resolve()
+    compiler = locate.package_dir(COMPILER)  # a missing toolchain is said first
     cds_home = _cds_home(root)
     shown = _Shown(root, cds_home)
     with _lock(root):  # two calls on one project compile once
@@ -278,16 +279,14 @@ def compile_project(root: Path, *, limits: Limits = LIMITS, use_cache: bool = Tr
             messages=[],
             files=[],
             roots=[shown(str(f)) for f in roots.files],
-            compiler_version="",
+            compiler_version=_version(compiler),
             seconds=0.0,
             cached=False,
             config=project_config(root, []),
             notes=list(roots.notes),
         )
         if not roots.files:
-            return base  # nothing to compile: no toolchain needed to say so
-        compiler = locate.package_dir(COMPILER)
-        base.compiler_version = _version(compiler)
+            return base
         identity = _identity(compiler, cds_home)
         name = _cache_name(root)
         hit = cache.read(name, expect=dict) if use_cache else None

@@ -95,13 +95,13 @@ def parse_output(stdout: str) -> list[Ui5Finding]:
 
 def lint(path: Path, files: list[str] | None = None, *, timeout: float = TIMEOUT) -> Ui5LintReport:
     """Run the UI5 linter over the project at ``path`` (optionally only ``files``, patterns relative to it)."""
+    linter = package_dir(PACKAGE)  # first: without the linter nothing else matters
     root = project_root(path)
     if not any((root / marker).exists() for marker in _PROJECT_MARKERS):
         raise SapDevsError(
             f"{root} is not a UI5 project: no ui5.yaml, webapp/ or src/ folder; give the folder that holds them."
         )
     patterns = relative_patterns(files or [])
-    linter = package_dir(PACKAGE)
     result = run_node(
         "ui5lint.mjs",
         [str(linter), str(root), *patterns],

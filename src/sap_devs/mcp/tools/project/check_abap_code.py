@@ -6,12 +6,10 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from sap_devs.mcp.framework import Envelope, Tool, ToolContext, ToolInput, limit_field
+from sap_devs.mcp.framework import LIST_LIMIT, Envelope, Tool, ToolContext, ToolInput, limit_field
 from sap_devs.mcp.tools.project._shared import PATH_MAX, resolve_path, time_budget
 from sap_devs.toolchain.abap_files import SOURCE_MAX
 from sap_devs.toolchain.known_errors import known_error_for
-
-FINDINGS_LIMIT = (50, 500)
 
 
 class Input(ToolInput):
@@ -42,7 +40,7 @@ class Input(ToolInput):
             "APIs and cloud statements; standard = classic ABAP."
         ),
     )
-    limit: int = limit_field(FINDINGS_LIMIT, "findings")
+    limit: int = limit_field(LIST_LIMIT, "findings")
 
     @model_validator(mode="after")
     def _one_input(self) -> Input:

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, Field
+from typing import Annotated
 
-from sap_devs.mcp.framework import Envelope, Tool, ToolContext, ToolError, ToolInput, limit_field
+from pydantic import BaseModel, Field, StringConstraints
+
+from sap_devs.mcp.framework import LIST_LIMIT, Envelope, Tool, ToolContext, ToolInput, limit_field
 from sap_devs.mcp.tools.project._shared import PATH_MAX, resolve_path, time_budget
 from sap_devs.toolchain.known_errors import known_error_for
 from sap_devs.toolchain.paths import PATTERN_MAX, PATTERNS_MAX
 
-FINDINGS_LIMIT = (50, 500)
+Pattern = Annotated[str, StringConstraints(min_length=1, max_length=PATTERN_MAX)]
 
 
 class Input(ToolInput):
@@ -19,12 +21,12 @@ class Input(ToolInput):
         max_length=PATH_MAX,
         description="Absolute path of the UI5 project (the folder with ui5.yaml or webapp/). Omit for the server's working folder.",
     )
-    files: list[str] | None = Field(
+    files: list[Pattern] | None = Field(
         None,
         max_length=PATTERNS_MAX,
         description="Lint only these files or glob patterns, relative to the project, e.g. ['webapp/controller/**']. Omit for the whole project.",
     )
-    limit: int = limit_field(FINDINGS_LIMIT, "findings")
+    limit: int = limit_field(LIST_LIMIT, "findings")
 
 
 class KnownErrorRef(BaseModel):
@@ -58,8 +60,6 @@ class Output(Envelope[Ui5FindingOut]):
 async def handle(params: Input, ctx: ToolContext) -> Output:
     from sap_devs.toolchain import ui5lint
 
-    if params.files and any(len(p) > PATTERN_MAX for p in params.files):
-        raise ToolError(f"A file pattern is longer than {PATTERN_MAX} characters.")
     root = resolve_path(params.path, ctx, what="UI5 project folder")
     report = ui5lint.lint(root, params.files, timeout=time_budget())
     items = []
@@ -120,5 +120,5 @@ TOOL = Tool(
     output=Output,
     handler=handle,
     instruction="After editing UI5 JavaScript, XML views or manifest.json, run run_ui5_linter and fix what it reports.",
-    example={"path": "/home/me/projects/my-fiori-app", "files": ["webapp/controller/**"]},
+    example={"files": ["webapp/controller/**"]},
 )
