@@ -121,7 +121,10 @@ def check_bindable(host: str, port: int) -> None:
             raise OSError(f"{exc.strerror or exc}; {hint}") from None
 
 
-LOCAL_ONLY_TOOLS = frozenset({"check_project", "check_tools"})
+# the project tools read paths on the server's own disk: a team server must not compile, lint or read them
+LOCAL_ONLY_TOOLS = frozenset(
+    {"check_project", "check_tools", "search_cds_model", "check_cds", "run_ui5_linter", "check_abap_code"}
+)
 """Tools that inspect the machine the server runs on (its folders, its installed tools): meaningful
 for a developer's own stdio server, not for a team server whose callers are elsewhere."""
 
