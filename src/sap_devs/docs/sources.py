@@ -114,6 +114,20 @@ SOURCES: tuple[DocSource, ...] = (
         "the SAP BTP Connectivity documentation",
         help_base=f"{HELP}/connectivity/sap-btp-connectivity-cf",
     ),
+    DocSource(
+        "SAP-docs/btp-credential-store",
+        "btp",
+        CC_BY,
+        "the SAP Credential Store documentation",
+        help_base=f"{HELP}/CREDENTIAL_STORE/601525c6e5604e4192451d5e7328fa3c",
+    ),
+    DocSource(
+        "SAP-docs/btp-job-scheduling-service",
+        "btp",
+        CC_BY,
+        "the SAP Job Scheduling service documentation",
+        help_base=f"{HELP}/JOB_SCHEDULER/07b57c2f4b944bcd8470d024723a1631",
+    ),
 )
 
 # capire moved from cap-js/docs; links and query sets written against the old name still mean these pages

@@ -1,0 +1,87 @@
+"""The SAP-docs sources added for issue 29: each page's Help Portal address, checked on the bundled tarballs."""
+
+from __future__ import annotations
+
+import re
+import tarfile
+from pathlib import Path
+
+import pytest
+
+from sap_devs.docs.build import tarball_name
+from sap_devs.docs.ingest import load_source
+from sap_devs.docs.sources import BY_REPO
+
+TARBALLS = Path(__file__).resolve().parent.parent / "data" / "docs"
+
+# Pages whose public address is known independently of the rule: links to them found in public pages
+# (product / deliverable / loio as the Help Portal serves them, and as each repository's README links its guide).
+KNOWN = {
+    "SAP-docs/btp-credential-store": {
+        "docs/admin-and-ops/create-edit-and-delete-a-credential-2a5423f.md": (
+            "https://help.sap.com/docs/CREDENTIAL_STORE/601525c6e5604e4192451d5e7328fa3c/"
+            "2a5423fc9ccb4ff3847cc6bd6c05b445.html"
+        ),
+        "docs/rest-api/credential-management-example-node-js-decad8f.md": (
+            "https://help.sap.com/docs/CREDENTIAL_STORE/601525c6e5604e4192451d5e7328fa3c/"
+            "decad8fa526c40138d2a6843fb6a82bb.html"
+        ),
+        "docs/admin-and-ops/create-download-and-delete-a-service-key-7502e17.md": (
+            "https://help.sap.com/docs/CREDENTIAL_STORE/601525c6e5604e4192451d5e7328fa3c/"
+            "7502e1780e5b46f7982f8cc2a37a0080.html"
+        ),
+    },
+    "SAP-docs/btp-job-scheduling-service": {
+        "docs/what-is-sap-job-scheduling-service-22c2df4.md": (
+            "https://help.sap.com/docs/JOB_SCHEDULER/07b57c2f4b944bcd8470d024723a1631/"
+            "22c2df4d22cb4a05af4c9502a67597ae.html"
+        ),
+        "docs/40---Using-JOB-SCHDULR-TITLE/service-behavior-d09664b.md": (
+            "https://help.sap.com/docs/JOB_SCHEDULER/07b57c2f4b944bcd8470d024723a1631/"
+            "d09664b7ae9d453e8b8a3a6e09449916.html"
+        ),
+        "docs/50---Security/credential-rotation-ed3bf28.md": (
+            "https://help.sap.com/docs/JOB_SCHEDULER/07b57c2f4b944bcd8470d024723a1631/"
+            "ed3bf285065e4d42b95926589c36d39a.html"
+        ),
+    },
+}
+_LOIO = re.compile(r"<!--\s*loio([0-9a-f]{32})\s*-->")
+
+
+def _tarball(repo: str) -> Path:
+    path = TARBALLS / tarball_name(BY_REPO[repo.lower()])
+    if not path.is_file():
+        pytest.skip(f"{path.name} is not in this checkout")
+    return path
+
+
+@pytest.mark.parametrize("repo", sorted(KNOWN))
+def test_new_sap_docs_pages_have_their_exact_help_portal_address(repo: str) -> None:
+    source = BY_REPO[repo.lower()]
+    _, pages, _ = load_source(source, str(_tarball(repo)))
+    urls = {p.path: p.url for p in pages}
+    for path, url in KNOWN[repo].items():
+        assert urls.get(path) == url, path
+    assert {p.product for p in pages} == {"btp"}
+    assert len(pages) >= 50  # the whole guide, not a few pages
+
+
+@pytest.mark.parametrize("repo", sorted(KNOWN))
+def test_every_new_page_is_addressed_by_the_loio_it_starts_with(repo: str) -> None:
+    source = BY_REPO[repo.lower()]
+    _, pages, _ = load_source(source, str(_tarball(repo)))
+    with tarfile.open(_tarball(repo)) as tar:
+        heads = {
+            m.name.split("/", 1)[1]: tar.extractfile(m).read(300).decode()  # type: ignore[union-attr]
+            for m in tar.getmembers()
+            if m.isfile() and m.name.endswith(".md")
+        }
+    base = source.help_base
+    for page in pages:
+        loio = _LOIO.search(heads[page.path])
+        assert loio, page.path
+        assert page.url == f"{base}/{loio.group(1)}.html"
+    # the guide's index.md has no loio: it is no page of its own, every other Markdown file is
+    skipped = {path for path in heads if path.startswith("docs/")} - {p.path for p in pages}
+    assert skipped == {"docs/index.md"}
