@@ -31,6 +31,20 @@ KNOWN = {
             "7502e1780e5b46f7982f8cc2a37a0080.html"
         ),
     },
+    "SAP-docs/btp-cloud-transport-management": {
+        "docs/what-is-sap-cloud-transport-management-5fef9d6.md": (
+            "https://help.sap.com/docs/TRANSPORT_MANAGEMENT_SERVICE/7f7160ec0d8546c6b3eab72fb5ad6fd8/"
+            "5fef9d6b1cb047b2b18d9eb57aa15352.html"
+        ),
+        "docs/20-configure-landscape/create-transport-nodes-f71a4d5.md": (
+            "https://help.sap.com/docs/TRANSPORT_MANAGEMENT_SERVICE/7f7160ec0d8546c6b3eab72fb5ad6fd8/"
+            "f71a4d5550cd453ea824d5b5c677969d.html"
+        ),
+        "docs/10-initial-setup/configuring-entitlements-to-sap-cloud-transport-management-13894be.md": (
+            "https://help.sap.com/docs/TRANSPORT_MANAGEMENT_SERVICE/7f7160ec0d8546c6b3eab72fb5ad6fd8/"
+            "13894bed9e2d4b25aa34d03d002707f9.html"
+        ),
+    },
     "SAP-docs/btp-job-scheduling-service": {
         "docs/what-is-sap-job-scheduling-service-22c2df4.md": (
             "https://help.sap.com/docs/JOB_SCHEDULER/07b57c2f4b944bcd8470d024723a1631/"

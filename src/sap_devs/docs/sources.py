@@ -128,6 +128,13 @@ SOURCES: tuple[DocSource, ...] = (
         "the SAP Job Scheduling service documentation",
         help_base=f"{HELP}/JOB_SCHEDULER/07b57c2f4b944bcd8470d024723a1631",
     ),
+    DocSource(
+        "SAP-docs/btp-cloud-transport-management",
+        "btp",
+        CC_BY,
+        "the SAP Cloud Transport Management documentation",
+        help_base=f"{HELP}/TRANSPORT_MANAGEMENT_SERVICE/7f7160ec0d8546c6b3eab72fb5ad6fd8",
+    ),
 )
 
 # capire moved from cap-js/docs; links and query sets written against the old name still mean these pages
