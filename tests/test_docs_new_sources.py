@@ -45,6 +45,24 @@ KNOWN = {
             "13894bed9e2d4b25aa34d03d002707f9.html"
         ),
     },
+    "SAP-docs/btp-continuous-integration-and-delivery": {  # one Help Portal guide per top folder
+        "docs/cicd/enabling-the-service-c8ed09d.md": (
+            "https://help.sap.com/docs/CONTINUOUS_DELIVERY/99c72101f7ee40d0b2deb4df72ba1ad3/"
+            "c8ed09df9ebd4556ae2375feac829c24.html"
+        ),
+        "docs/cicd-intro/continuous-integration-and-delivery-introduction-guide-7fc38a8.md": (
+            "https://help.sap.com/docs/CICD_OVERVIEW/ee5a61247061455ab232c19179fe4c3b/"
+            "7fc38a80cda446ef856c01f748dbede8.html"
+        ),
+        "docs/cicd-sol/sap-solutions-for-continuous-integration-and-delivery-e9fa320.md": (
+            "https://help.sap.com/docs/CICD_OVERVIEW/8cacec64ed854b2a88e9a0973e0f97a2/"
+            "e9fa320181124fa9808d4446a1bf69dd.html"
+        ),
+        "docs/cicd-bp/continuous-integration-and-delivery-best-practices-guide-1ae37c7.md": (
+            "https://help.sap.com/docs/CICD_OVERVIEW/3324745951b44b578bd65221d2ff8f9a/"
+            "1ae37c7c7ad343589e2bd2fd424c9105.html"
+        ),
+    },
     "SAP-docs/btp-job-scheduling-service": {
         "docs/what-is-sap-job-scheduling-service-22c2df4.md": (
             "https://help.sap.com/docs/JOB_SCHEDULER/07b57c2f4b944bcd8470d024723a1631/"
@@ -91,11 +109,11 @@ def test_every_new_page_is_addressed_by_the_loio_it_starts_with(repo: str) -> No
             for m in tar.getmembers()
             if m.isfile() and m.name.endswith(".md")
         }
-    base = source.help_base
     for page in pages:
         loio = _LOIO.search(heads[page.path])
         assert loio, page.path
+        base = source.folder_bases[page.path.split("/")[1]] if source.folder_bases else source.help_base
         assert page.url == f"{base}/{loio.group(1)}.html"
-    # the guide's index.md has no loio: it is no page of its own, every other Markdown file is
+    # a guide's index.md has no loio: it is no page of its own, every other Markdown file is
     skipped = {path for path in heads if path.startswith("docs/")} - {p.path for p in pages}
-    assert skipped == {"docs/index.md"}
+    assert skipped and all(path.endswith("/index.md") for path in skipped)
