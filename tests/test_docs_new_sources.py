@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from sap_devs.docs import store
 from sap_devs.docs.build import tarball_name
 from sap_devs.docs.ingest import load_source
 from sap_devs.docs.sources import BY_REPO
@@ -117,3 +118,36 @@ def test_every_new_page_is_addressed_by_the_loio_it_starts_with(repo: str) -> No
     # a guide's index.md has no loio: it is no page of its own, every other Markdown file is
     skipped = {path for path in heads if path.startswith("docs/")} - {p.path for p in pages}
     assert skipped and all(path.endswith("/index.md") for path in skipped)
+
+
+needs_bundled = pytest.mark.skipif(
+    not store.bundled_path().is_file(), reason="the bundled docs index is built by `pip install` (hatch_build.py)"
+)
+
+
+@needs_bundled
+@pytest.mark.parametrize(
+    ("query", "repo", "page"),
+    [
+        ("extend the validity of an expiring credential store binding", "SAP-docs/btp-credential-store", "a5fc84d"),
+        ("update job run log of an asynchronous job", "SAP-docs/btp-job-scheduling-service", "e85da40"),
+        ("upload MTA extension descriptor to import queue", "SAP-docs/btp-cloud-transport-management", "0c7a672"),
+        (
+            "webhook between GitLab and continuous integration",
+            "SAP-docs/btp-continuous-integration-and-delivery",
+            "e452155",
+        ),
+    ],
+)
+def test_the_bundled_index_answers_from_each_new_source(query: str, repo: str, page: str) -> None:
+    store.reset()
+    index = store.current()
+    pages, _ = index.pages_of(repo)
+    _, tarball_pages, _ = load_source(BY_REPO[repo.lower()], str(_tarball(repo)))
+    assert len(pages) == len(tarball_pages)  # every page of the tarball is indexed
+    hits, _ = index.search(query, product="btp", limit=5)
+    found = [h for h in hits if h.source == repo and h.path.endswith(f"-{page}.md")]
+    assert found, [h.path for h in hits]
+    doc = index.read(found[0].page_id)
+    assert doc.url == found[0].url and doc.url.startswith("https://help.sap.com/docs/")
+    assert doc.source.licence == "CC-BY-4.0" and doc.product == "btp"
