@@ -49,5 +49,7 @@ def test_code_samples_are_kept_verbatim(source) -> None:
             checked += 1
             if sample not in text:
                 changed.append(f"{path}: {sample[:80]!r}")
-    assert checked > 0 or source.repo.endswith(("business-application-studio", "developer-guide"))
+    assert checked > 0 or source.repo.endswith(
+        ("business-application-studio", "developer-guide", "cloud-transport-management")
+    )  # guides without multi-line samples
     assert not changed, f"{len(changed)} of {checked} samples changed, e.g. " + "; ".join(changed[:3])

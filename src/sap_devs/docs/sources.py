@@ -114,6 +114,39 @@ SOURCES: tuple[DocSource, ...] = (
         "the SAP BTP Connectivity documentation",
         help_base=f"{HELP}/connectivity/sap-btp-connectivity-cf",
     ),
+    DocSource(
+        "SAP-docs/btp-credential-store",
+        "btp",
+        CC_BY,
+        "the SAP Credential Store documentation",
+        help_base=f"{HELP}/CREDENTIAL_STORE/601525c6e5604e4192451d5e7328fa3c",
+    ),
+    DocSource(
+        "SAP-docs/btp-job-scheduling-service",
+        "btp",
+        CC_BY,
+        "the SAP Job Scheduling service documentation",
+        help_base=f"{HELP}/JOB_SCHEDULER/07b57c2f4b944bcd8470d024723a1631",
+    ),
+    DocSource(
+        "SAP-docs/btp-cloud-transport-management",
+        "btp",
+        CC_BY,
+        "the SAP Cloud Transport Management documentation",
+        help_base=f"{HELP}/TRANSPORT_MANAGEMENT_SERVICE/7f7160ec0d8546c6b3eab72fb5ad6fd8",
+    ),
+    DocSource(
+        "SAP-docs/btp-continuous-integration-and-delivery",
+        "btp",
+        CC_BY,
+        "the SAP Continuous Integration and Delivery documentation",
+        folder_bases={  # the service guide and the three CI/CD overview guides, as the repository README lists them
+            "cicd": f"{HELP}/CONTINUOUS_DELIVERY/99c72101f7ee40d0b2deb4df72ba1ad3",
+            "cicd-intro": f"{HELP}/CICD_OVERVIEW/ee5a61247061455ab232c19179fe4c3b",
+            "cicd-sol": f"{HELP}/CICD_OVERVIEW/8cacec64ed854b2a88e9a0973e0f97a2",
+            "cicd-bp": f"{HELP}/CICD_OVERVIEW/3324745951b44b578bd65221d2ff8f9a",
+        },
+    ),
 )
 
 # capire moved from cap-js/docs; links and query sets written against the old name still mean these pages

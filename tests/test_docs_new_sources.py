@@ -1,0 +1,153 @@
+"""The SAP-docs sources added for issue 29: each page's Help Portal address, checked on the bundled tarballs."""
+
+from __future__ import annotations
+
+import re
+import tarfile
+from pathlib import Path
+
+import pytest
+
+from sap_devs.docs import store
+from sap_devs.docs.build import tarball_name
+from sap_devs.docs.ingest import load_source
+from sap_devs.docs.sources import BY_REPO
+
+TARBALLS = Path(__file__).resolve().parent.parent / "data" / "docs"
+
+# Pages whose public address is known independently of the rule: links to them found in public pages
+# (product / deliverable / loio as the Help Portal serves them, and as each repository's README links its guide).
+KNOWN = {
+    "SAP-docs/btp-credential-store": {
+        "docs/admin-and-ops/create-edit-and-delete-a-credential-2a5423f.md": (
+            "https://help.sap.com/docs/CREDENTIAL_STORE/601525c6e5604e4192451d5e7328fa3c/"
+            "2a5423fc9ccb4ff3847cc6bd6c05b445.html"
+        ),
+        "docs/rest-api/credential-management-example-node-js-decad8f.md": (
+            "https://help.sap.com/docs/CREDENTIAL_STORE/601525c6e5604e4192451d5e7328fa3c/"
+            "decad8fa526c40138d2a6843fb6a82bb.html"
+        ),
+        "docs/admin-and-ops/create-download-and-delete-a-service-key-7502e17.md": (
+            "https://help.sap.com/docs/CREDENTIAL_STORE/601525c6e5604e4192451d5e7328fa3c/"
+            "7502e1780e5b46f7982f8cc2a37a0080.html"
+        ),
+    },
+    "SAP-docs/btp-cloud-transport-management": {
+        "docs/what-is-sap-cloud-transport-management-5fef9d6.md": (
+            "https://help.sap.com/docs/TRANSPORT_MANAGEMENT_SERVICE/7f7160ec0d8546c6b3eab72fb5ad6fd8/"
+            "5fef9d6b1cb047b2b18d9eb57aa15352.html"
+        ),
+        "docs/20-configure-landscape/create-transport-nodes-f71a4d5.md": (
+            "https://help.sap.com/docs/TRANSPORT_MANAGEMENT_SERVICE/7f7160ec0d8546c6b3eab72fb5ad6fd8/"
+            "f71a4d5550cd453ea824d5b5c677969d.html"
+        ),
+        "docs/10-initial-setup/configuring-entitlements-to-sap-cloud-transport-management-13894be.md": (
+            "https://help.sap.com/docs/TRANSPORT_MANAGEMENT_SERVICE/7f7160ec0d8546c6b3eab72fb5ad6fd8/"
+            "13894bed9e2d4b25aa34d03d002707f9.html"
+        ),
+    },
+    "SAP-docs/btp-continuous-integration-and-delivery": {  # one Help Portal guide per top folder
+        "docs/cicd/enabling-the-service-c8ed09d.md": (
+            "https://help.sap.com/docs/CONTINUOUS_DELIVERY/99c72101f7ee40d0b2deb4df72ba1ad3/"
+            "c8ed09df9ebd4556ae2375feac829c24.html"
+        ),
+        "docs/cicd-intro/continuous-integration-and-delivery-introduction-guide-7fc38a8.md": (
+            "https://help.sap.com/docs/CICD_OVERVIEW/ee5a61247061455ab232c19179fe4c3b/"
+            "7fc38a80cda446ef856c01f748dbede8.html"
+        ),
+        "docs/cicd-sol/sap-solutions-for-continuous-integration-and-delivery-e9fa320.md": (
+            "https://help.sap.com/docs/CICD_OVERVIEW/8cacec64ed854b2a88e9a0973e0f97a2/"
+            "e9fa320181124fa9808d4446a1bf69dd.html"
+        ),
+        "docs/cicd-bp/continuous-integration-and-delivery-best-practices-guide-1ae37c7.md": (
+            "https://help.sap.com/docs/CICD_OVERVIEW/3324745951b44b578bd65221d2ff8f9a/"
+            "1ae37c7c7ad343589e2bd2fd424c9105.html"
+        ),
+    },
+    "SAP-docs/btp-job-scheduling-service": {
+        "docs/what-is-sap-job-scheduling-service-22c2df4.md": (
+            "https://help.sap.com/docs/JOB_SCHEDULER/07b57c2f4b944bcd8470d024723a1631/"
+            "22c2df4d22cb4a05af4c9502a67597ae.html"
+        ),
+        "docs/40---Using-JOB-SCHDULR-TITLE/service-behavior-d09664b.md": (
+            "https://help.sap.com/docs/JOB_SCHEDULER/07b57c2f4b944bcd8470d024723a1631/"
+            "d09664b7ae9d453e8b8a3a6e09449916.html"
+        ),
+        "docs/50---Security/credential-rotation-ed3bf28.md": (
+            "https://help.sap.com/docs/JOB_SCHEDULER/07b57c2f4b944bcd8470d024723a1631/"
+            "ed3bf285065e4d42b95926589c36d39a.html"
+        ),
+    },
+}
+_LOIO = re.compile(r"<!--\s*loio([0-9a-f]{32})\s*-->")
+
+
+def _tarball(repo: str) -> Path:
+    path = TARBALLS / tarball_name(BY_REPO[repo.lower()])
+    if not path.is_file():
+        pytest.skip(f"{path.name} is not in this checkout")
+    return path
+
+
+@pytest.mark.parametrize("repo", sorted(KNOWN))
+def test_new_sap_docs_pages_have_their_exact_help_portal_address(repo: str) -> None:
+    source = BY_REPO[repo.lower()]
+    _, pages, _ = load_source(source, str(_tarball(repo)))
+    urls = {p.path: p.url for p in pages}
+    for path, url in KNOWN[repo].items():
+        assert urls.get(path) == url, path
+    assert {p.product for p in pages} == {"btp"}
+    assert len(pages) >= 50  # the whole guide, not a few pages
+
+
+@pytest.mark.parametrize("repo", sorted(KNOWN))
+def test_every_new_page_is_addressed_by_the_loio_it_starts_with(repo: str) -> None:
+    source = BY_REPO[repo.lower()]
+    _, pages, _ = load_source(source, str(_tarball(repo)))
+    with tarfile.open(_tarball(repo)) as tar:
+        heads = {
+            m.name.split("/", 1)[1]: tar.extractfile(m).read(300).decode()  # type: ignore[union-attr]
+            for m in tar.getmembers()
+            if m.isfile() and m.name.endswith(".md")
+        }
+    for page in pages:
+        loio = _LOIO.search(heads[page.path])
+        assert loio, page.path
+        base = source.folder_bases[page.path.split("/")[1]] if source.folder_bases else source.help_base
+        assert page.url == f"{base}/{loio.group(1)}.html"
+    # a guide's index.md has no loio: it is no page of its own, every other Markdown file is
+    skipped = {path for path in heads if path.startswith("docs/")} - {p.path for p in pages}
+    assert skipped and all(path.endswith("/index.md") for path in skipped)
+
+
+needs_bundled = pytest.mark.skipif(
+    not store.bundled_path().is_file(), reason="the bundled docs index is built by `pip install` (hatch_build.py)"
+)
+
+
+@needs_bundled
+@pytest.mark.parametrize(
+    ("query", "repo", "page"),
+    [
+        ("extend the validity of an expiring credential store binding", "SAP-docs/btp-credential-store", "a5fc84d"),
+        ("update job run log of an asynchronous job", "SAP-docs/btp-job-scheduling-service", "e85da40"),
+        ("upload MTA extension descriptor to import queue", "SAP-docs/btp-cloud-transport-management", "0c7a672"),
+        (
+            "webhook between GitLab and continuous integration",
+            "SAP-docs/btp-continuous-integration-and-delivery",
+            "e452155",
+        ),
+    ],
+)
+def test_the_bundled_index_answers_from_each_new_source(query: str, repo: str, page: str) -> None:
+    store.reset()
+    index = store.current()
+    pages, _ = index.pages_of(repo)
+    _, tarball_pages, _ = load_source(BY_REPO[repo.lower()], str(_tarball(repo)))
+    assert len(pages) == len(tarball_pages)  # every page of the tarball is indexed
+    hits, _ = index.search(query, product="btp", limit=5)
+    found = [h for h in hits if h.source == repo and h.path.endswith(f"-{page}.md")]
+    assert found, [h.path for h in hits]
+    doc = index.read(found[0].page_id)
+    assert doc.url == found[0].url and doc.url.startswith("https://help.sap.com/docs/")
+    assert doc.source.licence == "CC-BY-4.0" and doc.product == "btp"
