@@ -100,6 +100,7 @@ TOOL = Tool(
         "known error and fix where one matches."
     ),
     category="project",
+    project_kinds=frozenset({"cap"}),  # listed where the server starts in a CAP project
     action="read",
     input=Input,
     output=Output,

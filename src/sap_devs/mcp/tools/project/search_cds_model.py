@@ -168,6 +168,7 @@ TOOL = Tool(
         "and each service's HTTP endpoints and entity URLs. Nothing of the project runs."
     ),
     category="project",
+    project_kinds=frozenset({"cap"}),  # listed where the server starts in a CAP project
     action="search",
     input=Input,
     output=Output,
