@@ -258,6 +258,7 @@ class Hit:
     snippet: str
     score: float
     ords: tuple[int, ...] = ()  # the sections that answer: the best one, and a neighbour that matched as well
+    sids: tuple[int, ...] = ()  # their row ids
     sections: tuple[str, ...] = ()  # their heading paths
     flavours: tuple[str, ...] = ()
     strength: float = 0.0  # share of the question the passage and the page title hold, 0..1
@@ -375,8 +376,11 @@ class DocsIndex:
             if not groups:
                 return [], 0
             rows = self._candidates(groups, df, product)
-            hits = self._rank_pages(rows, groups, flavours.of_query(query))
-            return [self._finished(h, groups, len(terms)) for h in hits[:limit]], len(hits)
+            held: dict[int, set[int]] = {}
+            hits = self._rank_pages(rows, groups, flavours.of_query(query), held)
+            top = hits[:limit]
+            held.update(self._held([sid for h in top for sid in h.sids if sid not in held], groups))
+            return [self._finished(h, groups, len(terms), held) for h in top], len(hits)
 
     def _candidates(self, groups: list[list[str]], df: dict[str, int], product: str | None) -> list[tuple]:
         """Sections by bm25 over the query's distinctive terms: a term in more than COMMON_SHARE of all
@@ -403,16 +407,19 @@ class DocsIndex:
         info = {r[0]: r for r in self._con.execute(meta.format(",".join("?" * len(ranked))), [r[0] for r in ranked])}
         return [(*info[sid][:4], score, *info[sid][4:]) for sid, score in ranked if sid in info]
 
-    def _rank_pages(self, rows: list[tuple], groups: list[list[str]], asked: frozenset[str]) -> list[Hit]:
+    def _rank_pages(
+        self, rows: list[tuple], groups: list[list[str]], asked: frozenset[str], held: dict[int, set[int]]
+    ) -> list[Hit]:
         """Sections scored by bm25 and by how much of the query they cover; pages by their best sections and
         by how much of the query their title says, pages of another flavour than the one asked for set back;
-        one page per file name within a source (SAP-docs publishes some pages in two guides)."""
+        one page per file name within a source (SAP-docs publishes some pages in two guides). ``held`` gets
+        the query groups each checked section holds."""
         if not rows:
             return []
-        covered = self._coverage([r[0] for r in rows[:COVERAGE_TOP]], groups)
+        held.update(self._held([r[0] for r in rows[:COVERAGE_TOP]], groups))
         by_page: dict[int, list[Hit]] = {}
         for sid, page, heading, anchor, score, source, path, title, url, product, ord_, flavour in rows:
-            share = covered.get(sid, 0.0)
+            share = len(held.get(sid, ())) / len(groups)
             value = -score * (0.4 + 0.6 * share)
             by_page.setdefault(page, []).append(
                 Hit(
@@ -427,6 +434,7 @@ class DocsIndex:
                     str(sid),
                     value,
                     ords=(ord_,),
+                    sids=(sid,),
                     sections=(heading,),
                     flavours=flavours.decode(flavour),
                 )
@@ -447,14 +455,16 @@ class DocsIndex:
                 value *= CHANGE_LOG_WEIGHT  # release notes mention everything once; they rarely explain it
             if asked and flavours.other_flavour(best.flavours, asked):
                 value *= FLAVOUR_WEIGHT
-            ords, sections = best.ords, best.sections
+            pair = [best]
             neighbour = next((h for h in hits[1:3] if abs(h.ords[0] - best.ords[0]) == 1), None)
             if neighbour is not None and neighbour.score >= ADJACENT_SHARE * best.score:
                 pair = sorted([best, neighbour], key=lambda h: h.ords[0])
-                ords, sections = tuple(h.ords[0] for h in pair), tuple(h.section for h in pair)
-            pages.append(
-                Hit(**{**best.__dict__, "score": value, "ords": ords, "sections": sections, "strength": title_share})
-            )
+            answering = {
+                "ords": tuple(h.ords[0] for h in pair),
+                "sids": tuple(h.sids[0] for h in pair),
+                "sections": tuple(h.section for h in pair),
+            }
+            pages.append(Hit(**{**best.__dict__, "score": value, **answering}))
         pages.sort(key=lambda h: -h.score)
         seen: set[tuple[str, str]] = set()
         unique = []
@@ -471,50 +481,30 @@ class DocsIndex:
             terms = self._titles[page_id] = frozenset(analyze(title))
         return terms
 
-    def _coverage(self, ids: list[int], groups: list[list[str]]) -> dict[int, float]:
-        """Share of the query's terms each section has, in any column."""
+    def _held(self, ids: list[int], groups: list[list[str]]) -> dict[int, set[int]]:
+        """The query groups (by position) each of the sections ``ids`` holds, in any column."""
         if not ids or not groups:
             return {}
-        found: dict[int, int] = dict.fromkeys(ids, 0)
-        marks = ",".join("?" * len(ids))
-        for group in groups:
-            match = " OR ".join(f'"{_QUOTE.sub("", t)}"' for t in group)
-            rows = self._con.execute(f"SELECT rowid FROM fts WHERE fts MATCH ? AND rowid IN ({marks})", [match, *ids])
-            for (rowid,) in rows:
-                found[rowid] += 1
-        return {sid: n / len(groups) for sid, n in found.items()}
-
-    def _finished(self, hit: Hit, groups: list[list[str]], asked: int) -> Hit:
-        """The hit with its snippet, from the best section, and its strength: the share of the question's
-        ``asked`` terms its answering sections (or, for what they lack, the page title) hold; a term no page
-        has counts as missing."""
-        ids = [
-            r[0]
-            for r in self._con.execute(
-                f"SELECT id FROM sections WHERE page = ? AND ord IN ({','.join('?' * len(hit.ords))})",
-                [hit.page_id, *hit.ords],
-            )
-        ]
-        row = self._con.execute("SELECT body FROM sections WHERE id = ?", (int(hit.snippet),)).fetchone()
-        body = zlib.decompress(row[0]).decode("utf-8") if row else ""
-        wanted = {t for group in groups for t in group}
-        title_terms = self._title_terms(hit.page_id, hit.title)
-        held = self._held(ids, groups)
-        share = sum(1 for i, g in enumerate(groups) if i in held or set(g) & title_terms) / max(asked, len(groups))
-        return Hit(**{**hit.__dict__, "snippet": snippet(body, wanted), "strength": round(share, 2)})
-
-    def _held(self, ids: list[int], groups: list[list[str]]) -> set[int]:
-        """The query groups (by position) some of the sections ``ids`` hold, in any column."""
-        held: set[int] = set()
-        if not ids:
-            return held
+        found: dict[int, set[int]] = {sid: set() for sid in ids}
         marks = ",".join("?" * len(ids))
         for i, group in enumerate(groups):
             match = " OR ".join(f'"{_QUOTE.sub("", t)}"' for t in group)
-            sql = f"SELECT 1 FROM fts WHERE fts MATCH ? AND rowid IN ({marks}) LIMIT 1"
-            if self._con.execute(sql, [match, *ids]).fetchone():
-                held.add(i)
-        return held
+            rows = self._con.execute(f"SELECT rowid FROM fts WHERE fts MATCH ? AND rowid IN ({marks})", [match, *ids])
+            for (rowid,) in rows:
+                found[rowid].add(i)
+        return found
+
+    def _finished(self, hit: Hit, groups: list[list[str]], asked: int, held: dict[int, set[int]]) -> Hit:
+        """The hit with its snippet, from the best section, and its strength: the share of the question's
+        ``asked`` terms its answering sections (or, for what they lack, the page title) hold; a term no page
+        has counts as missing."""
+        row = self._con.execute("SELECT body FROM sections WHERE id = ?", (int(hit.snippet),)).fetchone()  # the best
+        body = zlib.decompress(row[0]).decode("utf-8") if row else ""
+        wanted = {t for group in groups for t in group}
+        title_terms = self._title_terms(hit.page_id, hit.title)
+        answered = set().union(*(held.get(sid, set()) for sid in hit.sids))
+        share = sum(1 for i, g in enumerate(groups) if i in answered or set(g) & title_terms) / max(asked, len(groups))
+        return Hit(**{**hit.__dict__, "snippet": snippet(body, wanted), "strength": round(share, 2)})
 
     # -- reading ----------------------------------------------------------------------------------
 
