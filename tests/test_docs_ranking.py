@@ -232,3 +232,22 @@ def test_an_index_whose_terms_were_made_otherwise_is_not_updated_in_place(flavou
     con.commit()
     con.close()
     assert not updatable(copy) and not updatable(tmp_path / "missing.sqlite")
+
+
+def test_a_synced_index_of_the_previous_format_is_set_aside_for_the_bundled_one(
+    flavour_index: DocsIndex, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog
+) -> None:
+    store.reset()
+    synced = store.synced_path()
+    synced.parent.mkdir(parents=True, exist_ok=True)
+    synced.write_bytes(flavour_index.path.read_bytes())
+    con = sqlite3.connect(synced)
+    con.execute("UPDATE meta SET value = '3' WHERE key = 'format'")  # written before pages had flavours
+    con.commit()
+    con.close()
+    monkeypatch.setattr(store, "bundled_path", lambda: flavour_index.path)
+    try:
+        assert store.current().path == flavour_index.path
+        assert "another sap-devs version" in caplog.text and not updatable(synced)
+    finally:
+        store.reset()

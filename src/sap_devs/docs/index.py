@@ -169,6 +169,8 @@ def update(
             _insert(con, rows, counts)
         con.execute("DELETE FROM meta")
         con.executemany("INSERT INTO meta VALUES (?, ?)", _meta())
+        # merged into one segment again, as a build leaves it: a search over many segments is slower
+        con.execute("INSERT INTO fts(fts) VALUES ('optimize')")
         con.commit()
         counts["pages"] = con.execute("SELECT count(*) FROM pages").fetchone()[0]
         counts["sections"] = con.execute("SELECT count(*) FROM sections").fetchone()[0]
