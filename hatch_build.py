@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parent
 TARBALLS = ROOT / "data" / "docs"
 OUT = ROOT / "src" / "sap_devs" / "docs" / "data" / "docs.sqlite"
 DOCS = ROOT / "src" / "sap_devs" / "docs"
-CODE = [DOCS / name for name in ("ingest.py", "index.py", "sources.py", "build.py", "questions.py")]
+CODE = [DOCS / name for name in ("ingest.py", "index.py", "sources.py", "build.py", "questions.py", "flavours.py")]
 CODE.append(ROOT / "src" / "sap_devs" / "search" / "analysis.py")
 CODE += sorted((DOCS / "questions").glob("*.tsv"))  # the questions indexed beside each page
 

@@ -6,11 +6,12 @@ SQLite FTS5's own BM25 with its default tokenizer over the same sections, the qu
 the best section per page: what an index without SAP-aware analysis would give.
 
 Each set's questions name the page or two their writer found; a sibling page that answers as well
-counts as a miss. benchmarks/docs_judgments_pooled.yaml adds the pages a blind judge graded as
+counts as a miss. benchmarks/docs_queries_flavours.yaml (held out) asks for one flavour where the
+other flavour's page shares the words; figures per flavour. benchmarks/docs_judgments_pooled.yaml adds the pages a blind judge graded as
 answering among both systems' top 10 (benchmarks/docs_pool.py): figures are printed with the
 set's own judgments ("as written") and with the pooled ones, for both systems alike.
 
-Usage: python benchmarks/docs_relevance.py [tuning|heldout|both] [--details]
+Usage: python benchmarks/docs_relevance.py [tuning|heldout|flavours|all] [--details]
 """
 
 from __future__ import annotations
@@ -29,7 +30,11 @@ import yaml
 from sap_devs.docs.store import current
 
 HERE = Path(__file__).resolve().parent
-SETS = {"tuning": HERE / "docs_queries_tuning.yaml", "heldout": HERE / "docs_queries_heldout.yaml"}
+SETS = {
+    "tuning": HERE / "docs_queries_tuning.yaml",
+    "heldout": HERE / "docs_queries_heldout.yaml",
+    "flavours": HERE / "docs_queries_flavours.yaml",  # held out too: written before the flavour ranking ran
+}
 POOLED = HERE / "docs_judgments_pooled.yaml"
 GRADES = HERE / "docs_judgments_pooled_grades.tsv"
 K = 10
@@ -147,11 +152,13 @@ def evaluate(name: str, baseline: sqlite3.Connection, details: bool) -> None:
     ours_pooled: list[int | None] = []
     base_pooled: list[int | None] = []
     times: list[float] = []
+    tops: list[list[tuple[str, str]]] = []
     for q in queries:
         start = time.perf_counter()
         hits, _ = index.search(q["query"], limit=K)
         times.append((time.perf_counter() - start) * 1000)
         got = [(h.source, h.path) for h in hits]
+        tops.append(got)
         theirs = baseline_search(baseline, q["query"])
         ours.append(rank_of(got, q["relevant"]))
         base.append(rank_of(theirs, q["relevant"]))
@@ -186,6 +193,21 @@ def evaluate(name: str, baseline: sqlite3.Connection, details: bool) -> None:
         "         by origin (pooled): "
         + ", ".join(f"{o} MRR@10 {mrr(r):.3f} hit@10 {hit(r):.3f} ({len(r)})" for o, r in sorted(by_origin.items()))
     )
+    by_flavour: dict[str, list[int | None]] = {}
+    other_first = 0
+    for q, r, got in zip(queries, ours, tops, strict=True):
+        if "flavour" in q:
+            by_flavour.setdefault(q["flavour"], []).append(r)
+            other = rank_of(got, [q["other"]]) if q.get("other") else None
+            other_first += bool(other and (r is None or other < r))
+    if by_flavour:
+        print(
+            "         by flavour (as written): "
+            + ", ".join(
+                f"{f} MRR@10 {mrr(r):.2f} hit@10 {hit(r):.2f} ({len(r)})" for f, r in sorted(by_flavour.items())
+            )
+        )
+        print(f"         the other flavour's page ranked above the named one: {other_first} of {len(queries)}")
     by_product: dict[str, list[int | None]] = {}
     for q, r in zip(queries, ours, strict=True):
         by_product.setdefault(q["product"], []).append(r)
@@ -202,7 +224,7 @@ def main() -> None:
         path = Path(tmp) / "baseline.sqlite"
         build_baseline(current().path, path)
         baseline = sqlite3.connect(path)
-        for name in ("tuning", "heldout") if which == "both" else (which,):
+        for name in ("tuning", "heldout", "flavours") if which in ("both", "all") else (which,):
             evaluate(name, baseline, details)
 
 

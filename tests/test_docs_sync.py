@@ -166,6 +166,46 @@ async def test_changed_commit_brings_new_pages_and_keeps_the_others(server, docs
     assert state is not None and state.data["repos"]["capire/docs"] == {"commit": SHA["cap2"], "etag": '"e-cap2"'}
 
 
+async def test_a_changed_repository_is_indexed_alone_the_others_are_not_read_again(
+    server, docs_env, monkeypatch
+) -> None:
+    from sap_devs.docs.index import DocsIndex
+
+    def no_reading(self: DocsIndex, repo: str) -> object:
+        raise AssertionError(f"{repo} was read back and indexed again")
+
+    monkeypatch.setattr(DocsIndex, "pages_of", no_reading)
+    serve_commit(server, CAP, SHA["cap2"])
+    serve_commit(server, FIORI, SHA["fio1"])
+    serve_tarball(server, CAP, SHA["cap2"], tarball(CAP, SHA["cap2"], cap_files("narwhal")))
+    result = await sync(server)
+    assert result.status == "ok", result.message
+    assert search("narwhal") == ["capire/docs"] and search("walrus") == []
+    assert search("penguin") == ["SAP-docs/btp-fiori-tools"]
+    info = {s.repo: (s.commit, s.origin) for s in store.current().sources()}
+    assert info["SAP-docs/btp-fiori-tools"] == (SHA["fio1"], "bundled") and info["capire/docs"][1] == "synced"
+
+
+async def test_an_index_whose_terms_were_made_otherwise_is_rebuilt_whole(server, docs_env) -> None:
+    import sqlite3
+
+    con = sqlite3.connect(docs_env)  # as an index written by a sap-devs whose analysis or questions differ
+    con.execute("UPDATE meta SET value = 'another' WHERE key = 'terms'")
+    con.commit()
+    con.close()
+    store.reset()
+    serve_commit(server, CAP, SHA["cap2"])
+    serve_commit(server, FIORI, SHA["fio1"])
+    serve_tarball(server, CAP, SHA["cap2"], tarball(CAP, SHA["cap2"], cap_files("narwhal")))
+    result = await sync(server)
+    assert result.status == "ok", result.message
+    assert search("narwhal") == ["capire/docs"] and search("walrus") == []
+    assert search("penguin") == ["SAP-docs/btp-fiori-tools"]
+    con = sqlite3.connect(store.synced_path())
+    assert dict(con.execute("SELECT key, value FROM meta"))["terms"] != "another"  # written anew
+    con.close()
+
+
 async def test_etag_answered_304_downloads_nothing(server, docs_env) -> None:
     serve_commit(server, CAP, SHA["cap2"], etag='"e-cap2"')
     serve_commit(server, FIORI, SHA["fio1"], etag='"e-fio1"')
@@ -334,11 +374,12 @@ async def test_progress_counts_checks_then_indexing(server, docs_env) -> None:
 async def test_a_failed_index_write_keeps_the_index_in_use(server, docs_env, monkeypatch) -> None:
     import sqlite3
 
-    def disk_full(path: Path, rows: object) -> dict[str, int]:
-        list(rows)  # type: ignore[call-overload]
+    def disk_full(*args: object, **kwargs: object) -> dict[str, int]:
+        list(args[-1])  # type: ignore[call-overload]
         raise sqlite3.OperationalError("database or disk is full")
 
-    monkeypatch.setattr(docs_sync, "build", disk_full)
+    monkeypatch.setattr(docs_sync, "build", disk_full)  # a whole rebuild
+    monkeypatch.setattr(docs_sync, "update", disk_full)  # and an update in place
     serve_commit(server, CAP, SHA["cap2"])
     serve_commit(server, FIORI, SHA["fio1"])
     serve_tarball(server, CAP, SHA["cap2"], tarball(CAP, SHA["cap2"], cap_files("narwhal")))

@@ -9,21 +9,23 @@ the section text is stored zlib-compressed beside it, for snippets and for read_
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import json
 import re
+import shutil
 import sqlite3
 import threading
 import zlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from sap_devs.docs import questions
+from sap_devs.docs import flavours, questions
 from sap_devs.docs.ingest import Page, Section
 from sap_devs.docs.sources import REPO_ALIASES, DocSource
 from sap_devs.search.analysis import analyze
 
-FORMAT = 3
+FORMAT = 4  # 4: pages carry their flavours; meta records the digest of what made the terms
 WEIGHTS = (6.0, 3.0, 1.0, 2.0)  # title, heading path, body, the questions the page answers
 CANDIDATES = 200  # sections ranked by FTS5 before pages are grouped
 COVERAGE_TOP = 60  # of those, how many are checked for the share of the query they hold
@@ -32,6 +34,9 @@ TITLE_BOOST = 1.5
 SECTION_WEIGHTS = (0.3, 0.15)  # the second and third best sections of a page add this share of their score
 CHANGE_LOG_WEIGHT = 0.5
 SUPERSEDED_WEIGHT = 0.5
+FLAVOUR_WEIGHT = 0.5  # a page of another flavour than the question asks for (V2 for a V4 question)
+ADJACENT_SHARE = 0.5  # a neighbouring section scoring this share of the best one is part of the answer
+STRONG, PARTIAL = 0.75, 0.4  # shares of the question a hit's passage and title hold, for its strength
 _SUPERSEDED = re.compile(r"\bdeprecated\b|\bobsolete\b|\bneo\b", re.I)
 _NEO_FOLDER = re.compile(r"Neo/")
 _CHANGE_LOG = re.compile(r"what'?s new|new and changed|release notes?|patch releases?|change ?log", re.I)
@@ -45,11 +50,13 @@ CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE sources(repo TEXT PRIMARY KEY, product TEXT, licence TEXT, site TEXT, commit_id TEXT,
                      origin TEXT, fetched_at TEXT);
 CREATE TABLE pages(id INTEGER PRIMARY KEY, source TEXT NOT NULL, path TEXT NOT NULL, title TEXT NOT NULL,
-                   url TEXT NOT NULL, product TEXT NOT NULL, UNIQUE(source, path));
+                   url TEXT NOT NULL, product TEXT NOT NULL, flavour TEXT NOT NULL DEFAULT '',
+                   UNIQUE(source, path));
 CREATE INDEX pages_url ON pages(url);
 CREATE TABLE sections(id INTEGER PRIMARY KEY, page INTEGER NOT NULL, ord INTEGER NOT NULL, heading TEXT NOT NULL,
                       anchor TEXT, body BLOB NOT NULL);
 CREATE INDEX sections_page ON sections(page, ord);
+CREATE INDEX pages_source ON pages(source);
 CREATE VIRTUAL TABLE fts USING fts5(title, heading, body, asks, content='', tokenize="unicode61 tokenchars '_'");
 CREATE VIRTUAL TABLE vocab USING fts5vocab(fts, 'row');
 CREATE TABLE redirects(source TEXT NOT NULL, old TEXT NOT NULL, new TEXT NOT NULL);
@@ -78,6 +85,18 @@ def _terms(text: str) -> str:
 SourceRows = tuple[DocSource, str, list[Page], str, str | None, list[tuple[str, str]]]
 
 
+def terms_digest() -> str:
+    """What the indexed terms of a section are made from besides its text: the analysis and the questions
+    written for the pages. An index whose terms came from others cannot have pages taken out in place
+    (its contentless FTS table forgets a row only given the very terms it was indexed with)."""
+    from sap_devs.search import analysis
+
+    h = hashlib.sha256(str(FORMAT).encode())
+    for path in [Path(analysis.__file__), *sorted(questions.QUESTIONS_DIR.glob("*.tsv"))]:
+        h.update(path.name.encode() + b"\0" + path.read_bytes())
+    return h.hexdigest()
+
+
 def build(path: Path, sources: Iterable[SourceRows]) -> dict[str, int]:
     """Write a new index at ``path`` from (source, commit, pages, origin, fetched_at, redirects) tuples.
 
@@ -91,41 +110,9 @@ def build(path: Path, sources: Iterable[SourceRows]) -> dict[str, int]:
     counts = {"pages": 0, "sections": 0}
     try:
         con.executescript("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;" + SCHEMA)
-        from sap_devs import package_version
-
-        con.execute(
-            "INSERT INTO meta VALUES ('format', ?), ('built_at', ?), ('sap_devs', ?)",
-            (str(FORMAT), _now(), package_version()),
-        )
-        for source, commit, pages, origin, fetched_at, redirects in sources:
-            con.execute(
-                "INSERT INTO sources VALUES (?,?,?,?,?,?,?)",
-                (source.repo, source.product, source.licence, source.site, commit, origin, fetched_at),
-            )
-            con.executemany("INSERT INTO redirects VALUES (?,?,?)", [(source.repo, o, n) for o, n in redirects])
-            asked = questions.for_source(source.repo)
-            for page in pages:
-                cur = con.execute(
-                    "INSERT INTO pages(source, path, title, url, product) VALUES (?,?,?,?,?)",
-                    (page.source, page.path, page.title, page.url, page.product),
-                )
-                page_id = cur.lastrowid
-                title_terms = _terms(page.title)
-                page_asks = asked.of(page.path)  # on the page's first section: they ask of the whole page
-                for ord_, section in enumerate(page.sections):
-                    heading = " > ".join(section.heading)
-                    cur = con.execute(
-                        "INSERT INTO sections(page, ord, heading, anchor, body) VALUES (?,?,?,?,?)",
-                        (page_id, ord_, heading, section.anchor, zlib.compress(section.text.encode("utf-8"), 6)),
-                    )
-                    sub_heading = " ".join(section.heading[1:])
-                    asks = _terms(("" if ord_ else page_asks + "\n") + asked.of(page.path, heading))
-                    con.execute(
-                        "INSERT INTO fts(rowid, title, heading, body, asks) VALUES (?,?,?,?,?)",
-                        (cur.lastrowid, title_terms, _terms(sub_heading), _terms(section.text), asks),
-                    )
-                    counts["sections"] += 1
-                counts["pages"] += 1
+        con.executemany("INSERT INTO meta VALUES (?, ?)", _meta())
+        for rows in sources:
+            _insert(con, rows, counts)
         con.execute("INSERT INTO fts(fts) VALUES ('optimize')")
         con.commit()
         con.execute("VACUUM")
@@ -136,6 +123,124 @@ def build(path: Path, sources: Iterable[SourceRows]) -> dict[str, int]:
     con.close()
     tmp.replace(path)
     return counts
+
+
+def _meta() -> list[tuple[str, str]]:
+    from sap_devs import package_version
+
+    return [("format", str(FORMAT)), ("built_at", _now()), ("sap_devs", package_version()), ("terms", terms_digest())]
+
+
+def updatable(path: Path) -> bool:
+    """Whether the index at ``path`` can have sources replaced in place (``update``): this format, and
+    terms made the way this sap-devs makes them."""
+    try:
+        con = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro&immutable=1", uri=True)
+        try:
+            meta = dict(con.execute("SELECT key, value FROM meta").fetchall())
+        finally:
+            con.close()
+    except sqlite3.Error:
+        return False
+    return meta.get("format") == str(FORMAT) and meta.get("terms") == terms_digest()
+
+
+def update(
+    base: Path, path: Path, replaced: Iterable[SourceRows], *, keep: Iterable[str], prepare: Callable[[], None]
+) -> dict[str, int]:
+    """Write at ``path`` a copy of the index ``base`` in which the sources of ``replaced`` have their new
+    pages and only the repositories in ``keep`` (or replaced) remain: the pages of unchanged sources are
+    neither read nor analysed again. ``base`` must be ``updatable``. Atomic like ``build``."""
+    tmp = path.with_name(path.name + ".building")
+    tmp.unlink(missing_ok=True)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(base, tmp)
+    con = sqlite3.connect(tmp)
+    counts = {"pages": 0, "sections": 0}
+    try:
+        con.executescript("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;")
+        kept = set(keep)
+        for (repo,) in con.execute("SELECT repo FROM sources").fetchall():
+            if repo not in kept:
+                _remove(con, repo)
+        for rows in replaced:
+            prepare()
+            _remove(con, rows[0].repo)
+            _insert(con, rows, counts)
+        con.execute("DELETE FROM meta")
+        con.executemany("INSERT INTO meta VALUES (?, ?)", _meta())
+        # merged into one segment again, as a build leaves it: a search over many segments is slower
+        con.execute("INSERT INTO fts(fts) VALUES ('optimize')")
+        con.commit()
+        counts["pages"] = con.execute("SELECT count(*) FROM pages").fetchone()[0]
+        counts["sections"] = con.execute("SELECT count(*) FROM sections").fetchone()[0]
+    except BaseException:
+        con.close()
+        tmp.unlink(missing_ok=True)
+        raise
+    con.close()
+    tmp.replace(path)
+    return counts
+
+
+def _insert(con: sqlite3.Connection, rows: SourceRows, counts: dict[str, int]) -> None:
+    source, commit, pages, origin, fetched_at, redirects = rows
+    con.execute(
+        "INSERT INTO sources VALUES (?,?,?,?,?,?,?)",
+        (source.repo, source.product, source.licence, source.site, commit, origin, fetched_at),
+    )
+    con.executemany("INSERT INTO redirects VALUES (?,?,?)", [(source.repo, o, n) for o, n in redirects])
+    asked = questions.for_source(source.repo)
+    for page in pages:
+        text = "\n".join(s.text for s in page.sections)
+        flavour = flavours.encode(flavours.of_page(page.path, page.title, text))
+        cur = con.execute(
+            "INSERT INTO pages(source, path, title, url, product, flavour) VALUES (?,?,?,?,?,?)",
+            (page.source, page.path, page.title, page.url, page.product, flavour),
+        )
+        page_id = cur.lastrowid
+        for ord_, section in enumerate(page.sections):
+            heading = " > ".join(section.heading)
+            cur = con.execute(
+                "INSERT INTO sections(page, ord, heading, anchor, body) VALUES (?,?,?,?,?)",
+                (page_id, ord_, heading, section.anchor, zlib.compress(section.text.encode("utf-8"), 6)),
+            )
+            con.execute(
+                "INSERT INTO fts(rowid, title, heading, body, asks) VALUES (?,?,?,?,?)",
+                (cur.lastrowid, *_fts_row(asked, page.path, page.title, ord_, section.heading, section.text)),
+            )
+            counts["sections"] += 1
+        counts["pages"] += 1
+
+
+def _fts_row(
+    asked: questions.Questions, path: str, title: str, ord_: int, heading: Sequence[str], text: str
+) -> tuple[str, str, str, str]:
+    """The analysed columns of one section (its page's questions go on its first section: they ask of the
+    whole page)."""
+    joined = " > ".join(heading)
+    asks = ("" if ord_ else asked.of(path) + "\n") + asked.of(path, joined)
+    return _terms(title), _terms(" ".join(heading[1:])), _terms(text), _terms(asks)
+
+
+def _remove(con: sqlite3.Connection, repo: str) -> None:
+    """Take one source's pages out of the index, its FTS rows given back the terms they were indexed with."""
+    asked = questions.for_source(repo)
+    rows = con.execute(
+        "SELECT s.id, s.ord, s.heading, s.body, p.path, p.title FROM sections s JOIN pages p ON p.id = s.page "
+        "WHERE p.source = ?",
+        (repo,),
+    )
+    for sid, ord_, heading, body, path, title in rows.fetchall():
+        text = zlib.decompress(body).decode("utf-8")
+        con.execute(
+            "INSERT INTO fts(fts, rowid, title, heading, body, asks) VALUES ('delete', ?, ?, ?, ?, ?)",
+            (sid, *_fts_row(asked, path, title, ord_, heading.split(" > "), text)),
+        )
+    con.execute("DELETE FROM sections WHERE page IN (SELECT id FROM pages WHERE source = ?)", (repo,))
+    con.execute("DELETE FROM pages WHERE source = ?", (repo,))
+    con.execute("DELETE FROM redirects WHERE source = ?", (repo,))
+    con.execute("DELETE FROM sources WHERE repo = ?", (repo,))
 
 
 def _now() -> str:
@@ -154,6 +259,16 @@ class Hit:
     anchor: str | None
     snippet: str
     score: float
+    ords: tuple[int, ...] = ()  # the sections that answer: the best one, and a neighbour that matched as well
+    sids: tuple[int, ...] = ()  # their row ids
+    sections: tuple[str, ...] = ()  # their heading paths
+    flavours: tuple[str, ...] = ()
+    strength: float = 0.0  # share of the question the passage and the page title hold, 0..1
+
+    @property
+    def match(self) -> str:
+        """strong, partial or weak: how much of the question this hit answers."""
+        return "strong" if self.strength >= STRONG else "partial" if self.strength >= PARTIAL else "weak"
 
 
 @dataclass(frozen=True)
@@ -243,7 +358,8 @@ class DocsIndex:
         return [best[1]] if best[0] >= self._split_floor else []
 
     def search(self, query: str, *, product: str | None = None, limit: int = 10) -> tuple[list[Hit], int]:
-        """Pages best first (each with its best section), and how many pages matched."""
+        """Pages best first (each with the section or two neighbouring sections that matched best), and how
+        many pages matched."""
         terms = list(dict.fromkeys(analyze(query)))[:32]
         if not terms:
             return [], 0
@@ -262,8 +378,11 @@ class DocsIndex:
             if not groups:
                 return [], 0
             rows = self._candidates(groups, df, product)
-            hits = self._rank_pages(rows, groups)
-            return [self._with_snippet(h, groups) for h in hits[:limit]], len(hits)
+            held: dict[int, set[int]] = {}
+            hits = self._rank_pages(rows, groups, flavours.of_query(query), held)
+            top = hits[:limit]
+            held.update(self._held([sid for h in top for sid in h.sids if sid not in held], groups))
+            return [self._finished(h, groups, len(terms), held) for h in top], len(hits)
 
     def _candidates(self, groups: list[list[str]], df: dict[str, int], product: str | None) -> list[tuple]:
         """Sections by bm25 over the query's distinctive terms: a term in more than COMMON_SHARE of all
@@ -273,7 +392,7 @@ class DocsIndex:
         used = rare if len(rare) >= 2 or (rare and len(groups) <= 2) else groups
         match = " OR ".join(f'"{_QUOTE.sub("", t)}"' for group in used for t in group)
         meta = (
-            "SELECT s.id, s.page, s.heading, s.anchor, p.source, p.path, p.title, p.url, p.product "
+            "SELECT s.id, s.page, s.heading, s.anchor, p.source, p.path, p.title, p.url, p.product, s.ord, p.flavour "
             "FROM sections s JOIN pages p ON p.id = s.page WHERE s.id IN ({})"
         )
         if product:  # the filter needs the page of every match: join before ranking
@@ -290,34 +409,64 @@ class DocsIndex:
         info = {r[0]: r for r in self._con.execute(meta.format(",".join("?" * len(ranked))), [r[0] for r in ranked])}
         return [(*info[sid][:4], score, *info[sid][4:]) for sid, score in ranked if sid in info]
 
-    def _rank_pages(self, rows: list[tuple], groups: list[list[str]]) -> list[Hit]:
+    def _rank_pages(
+        self, rows: list[tuple], groups: list[list[str]], asked: frozenset[str], held: dict[int, set[int]]
+    ) -> list[Hit]:
         """Sections scored by bm25 and by how much of the query they cover; pages by their best sections and
-        by how much of the query their title says; one page per file name within a source (SAP-docs publishes
-        some pages in two guides)."""
+        by how much of the query their title says, pages of another flavour than the one asked for set back;
+        one page per file name within a source (SAP-docs publishes some pages in two guides). ``held`` gets
+        the query groups each checked section holds."""
         if not rows:
             return []
-        covered = self._coverage([r[0] for r in rows[:COVERAGE_TOP]], groups)
+        held.update(self._held([r[0] for r in rows[:COVERAGE_TOP]], groups))
         by_page: dict[int, list[Hit]] = {}
-        for sid, page, heading, anchor, score, source, path, title, url, product in rows:
-            share = covered.get(sid, 0.0)
+        for sid, page, heading, anchor, score, source, path, title, url, product, ord_, flavour in rows:
+            share = len(held.get(sid, ())) / len(groups)
             value = -score * (0.4 + 0.6 * share)
             by_page.setdefault(page, []).append(
-                Hit(page, source, path, title, url, product, heading, anchor, str(sid), value)
+                Hit(
+                    page,
+                    source,
+                    path,
+                    title,
+                    url,
+                    product,
+                    heading,
+                    anchor,
+                    str(sid),
+                    value,
+                    ords=(ord_,),
+                    sids=(sid,),
+                    sections=(heading,),
+                    flavours=flavours.decode(flavour),
+                )
             )
         wanted = [set(g) for g in groups]
         superseded_wanted = any(t.startswith(("deprecat", "neo", "obsolet")) for g in groups for t in g)
         pages: list[Hit] = []
         for hits in by_page.values():
             hits.sort(key=lambda h: -h.score)
-            value = hits[0].score + sum(w * h.score for w, h in zip(SECTION_WEIGHTS, hits[1:3], strict=False))
-            title_terms = self._title_terms(hits[0].page_id, hits[0].title)
+            best = hits[0]
+            value = best.score + sum(w * h.score for w, h in zip(SECTION_WEIGHTS, hits[1:3], strict=False))
+            title_terms = self._title_terms(best.page_id, best.title)
             title_share = sum(1 for g in wanted if g & title_terms) / len(wanted)
             value *= 1 + TITLE_BOOST * title_share
-            if not superseded_wanted and (_SUPERSEDED.search(hits[0].title) or _NEO_FOLDER.search(hits[0].path)):
+            if not superseded_wanted and (_SUPERSEDED.search(best.title) or _NEO_FOLDER.search(best.path)):
                 value *= SUPERSEDED_WEIGHT  # deprecated APIs and the retiring Neo environment: only when asked for
-            if _CHANGE_LOG.search(hits[0].title):
+            if _CHANGE_LOG.search(best.title):
                 value *= CHANGE_LOG_WEIGHT  # release notes mention everything once; they rarely explain it
-            pages.append(Hit(**{**hits[0].__dict__, "score": value}))
+            if asked and flavours.other_flavour(best.flavours, asked):
+                value *= FLAVOUR_WEIGHT
+            pair = [best]
+            neighbour = next((h for h in hits[1:3] if abs(h.ords[0] - best.ords[0]) == 1), None)
+            if neighbour is not None and neighbour.score >= ADJACENT_SHARE * best.score:
+                pair = sorted([best, neighbour], key=lambda h: h.ords[0])
+            answering = {
+                "ords": tuple(h.ords[0] for h in pair),
+                "sids": tuple(h.sids[0] for h in pair),
+                "sections": tuple(h.section for h in pair),
+            }
+            pages.append(Hit(**{**best.__dict__, "score": value, **answering}))
         pages.sort(key=lambda h: -h.score)
         seen: set[tuple[str, str]] = set()
         unique = []
@@ -334,24 +483,30 @@ class DocsIndex:
             terms = self._titles[page_id] = frozenset(analyze(title))
         return terms
 
-    def _coverage(self, ids: list[int], groups: list[list[str]]) -> dict[int, float]:
-        """Share of the query's terms each section has, in any column."""
+    def _held(self, ids: list[int], groups: list[list[str]]) -> dict[int, set[int]]:
+        """The query groups (by position) each of the sections ``ids`` holds, in any column."""
         if not ids or not groups:
             return {}
-        found: dict[int, int] = dict.fromkeys(ids, 0)
+        found: dict[int, set[int]] = {sid: set() for sid in ids}
         marks = ",".join("?" * len(ids))
-        for group in groups:
+        for i, group in enumerate(groups):
             match = " OR ".join(f'"{_QUOTE.sub("", t)}"' for t in group)
             rows = self._con.execute(f"SELECT rowid FROM fts WHERE fts MATCH ? AND rowid IN ({marks})", [match, *ids])
             for (rowid,) in rows:
-                found[rowid] += 1
-        return {sid: n / len(groups) for sid, n in found.items()}
+                found[rowid].add(i)
+        return found
 
-    def _with_snippet(self, hit: Hit, groups: list[list[str]]) -> Hit:
-        row = self._con.execute("SELECT body FROM sections WHERE id = ?", (int(hit.snippet),)).fetchone()
+    def _finished(self, hit: Hit, groups: list[list[str]], asked: int, held: dict[int, set[int]]) -> Hit:
+        """The hit with its snippet, from the best section, and its strength: the share of the question's
+        ``asked`` terms its answering sections (or, for what they lack, the page title) hold; a term no page
+        has counts as missing."""
+        row = self._con.execute("SELECT body FROM sections WHERE id = ?", (int(hit.snippet),)).fetchone()  # the best
         body = zlib.decompress(row[0]).decode("utf-8") if row else ""
         wanted = {t for group in groups for t in group}
-        return Hit(**{**hit.__dict__, "snippet": snippet(body, wanted)})
+        title_terms = self._title_terms(hit.page_id, hit.title)
+        answered = set().union(*(held.get(sid, set()) for sid in hit.sids))
+        share = sum(1 for i, g in enumerate(groups) if i in answered or set(g) & title_terms) / max(asked, len(groups))
+        return Hit(**{**hit.__dict__, "snippet": snippet(body, wanted), "strength": round(share, 2)})
 
     # -- reading ----------------------------------------------------------------------------------
 

@@ -5,7 +5,9 @@ asked with the ETag of the last answer, so an unchanged branch costs a 304); a c
 already has is not downloaded again. A changed repository's tarball comes from codeload.github.com
 into the cache folder (``docs/tarballs``) and is ingested; then the index is rebuilt at
 ``store.synced_path()``: the changed repositories' new pages, the others carried over from the index in
-use as they are (commit, origin and fetch time kept). A repository that fails (network, HTTP error,
+use as they are (commit, origin and fetch time kept): in place, in a copy of that index, when its terms
+were made the way this sap-devs makes them (only the changed repositories are read and analysed), else by
+indexing everything again. A repository that fails (network, HTTP error,
 a truncated or foreign tarball, no pages in it) keeps its previous pages and the run says so; when
 nothing could be refreshed the source fails and the index in use stays as it is. The new index is
 written to a temporary file and swapped in, so a running server sees either the old or the new one,
@@ -33,7 +35,7 @@ from sap_devs.core.fs import TEMP_SUFFIX
 from sap_devs.core.http import FetchError, Http, Policy
 from sap_devs.docs import store
 from sap_devs.docs.build import tarball_name
-from sap_devs.docs.index import DocsIndex, SourceInfo, SourceRows, build
+from sap_devs.docs.index import DocsIndex, SourceInfo, SourceRows, build, updatable, update
 from sap_devs.docs.ingest import Page, TarballRefused, load_source
 from sap_devs.docs.sources import SOURCES, DocSource
 from sap_devs.live.sync import FetchContext, Source
@@ -192,9 +194,25 @@ def _rows(
 def rebuild(
     outcomes: list[Outcome], index: DocsIndex | None, stop: threading.Event, step: Callable[[], None]
 ) -> dict[str, int]:
-    """Write the new index at ``store.synced_path()`` (atomically: ``index.build``); runs in a worker thread."""
+    """Write the new index at ``store.synced_path()`` (atomically); runs in a worker thread. When the index in
+    use can be updated in place (``index.updatable``), only the changed repositories are indexed, into a copy
+    of it (``index.update``); otherwise every repository is (``index.build``)."""
     kept = {s.repo: s for s in index.sources()} if index is not None else {}
     now = dt.datetime.now(dt.UTC).replace(microsecond=0).isoformat()
+    if index is not None and updatable(index.path):
+        changed = [o for o in outcomes if o.state == "changed"]
+        for o in outcomes:
+            if o.state != "changed":
+                step()
+
+        def prepare() -> None:
+            if stop.is_set():
+                raise SapDevsError("the documentation index build was cancelled")
+
+        keep = [o.source.repo for o in outcomes if o.state != "changed" and o.source.repo in kept]
+        return update(
+            index.path, store.synced_path(), _rows(changed, None, {}, now, stop, step), keep=keep, prepare=prepare
+        )
     return build(store.synced_path(), _rows(outcomes, index, kept, now, stop, step))
 
 

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from pydantic import ConfigDict, Field, model_validator
+from typing import Annotated
+
+from pydantic import ConfigDict, Field, StringConstraints, model_validator
 
 from sap_devs.mcp.framework import Tool, ToolContext, ToolError, ToolInput, ToolOutput
 from sap_devs.mcp.tools._bounds import QUERY_MAX, URL_MAX
 from sap_devs.mcp.tools.docs.search_docs import section_url
 
 READ_MAX = 8000
+MAX_SECTIONS = 5
 
 
 class Input(ToolInput):
@@ -30,6 +33,12 @@ class Input(ToolInput):
         max_length=QUERY_MAX,
         description="Only this section: its heading (or the end of its heading path) from search_docs.",
     )
+    sections: list[Annotated[str, StringConstraints(min_length=1, max_length=QUERY_MAX)]] = Field(
+        None,
+        min_length=1,
+        max_length=MAX_SECTIONS,
+        description="Only these sections, in page order (a search_docs result's sections: a match that spans two).",
+    )
     offset: int = Field(0, ge=0, le=50_000_000, description="Character offset to continue a long page from.")
     max_chars: int = Field(READ_MAX, ge=500, le=30_000, description="Characters to return.")
 
@@ -38,6 +47,8 @@ class Input(ToolInput):
         given = [self.id is not None, self.url is not None, self.source is not None or self.path is not None]
         if sum(given) != 1 or (self.source is None) != (self.path is None):
             raise ValueError("give exactly one of: id, url, or source together with path")
+        if self.section is not None and self.sections is not None:
+            raise ValueError("give section or sections, not both")
         return self
 
 
@@ -49,7 +60,9 @@ class Output(ToolOutput):
     commit: str = Field(description="Commit of the repository the text is from.")
     licence: str
     attribution: str = Field(description="Credit line to keep when quoting the text.")
-    section: str | None = Field(None, description="Heading path of the section returned, when one was asked for.")
+    section: str | None = Field(
+        None, description="Heading path of the section returned (of each, joined by ' | '), when asked for."
+    )
     content: str = Field(description="Markdown of the page or section, from offset.")
     offset: int
     next_offset: int | None = Field(None, description="Pass as offset to read on; absent at the end.")
@@ -58,17 +71,31 @@ class Output(ToolOutput):
     hint: str | None = None
 
 
-def _pick(sections: list[tuple[str, str | None, str]], wanted: str) -> list[tuple[str, str | None, str]]:
-    """The section whose heading path ends with ``wanted`` (or contains it), with its subsections."""
+def _pick(sections: list[tuple[str, str | None, str]], wanted: str) -> list[int]:
+    """The positions of the section whose heading path ends with ``wanted`` (or contains it) and of its
+    subsections."""
     needle = wanted.strip().lower()
+
+    def under(i: int, heading: str) -> list[int]:
+        return [
+            j
+            for j in range(i, len(sections))
+            if sections[j][0] == heading or sections[j][0].startswith(heading + " > ")
+        ]
+
     for i, (heading, anchor, _) in enumerate(sections):
-        names = heading.lower()
-        if names.endswith(needle) or needle == (anchor or "").lower():
-            return [s for s in sections[i:] if s[0] == heading or s[0].startswith(heading + " > ")]
+        if heading.lower().endswith(needle) or needle == (anchor or "").lower():
+            return under(i, heading)
     for i, (heading, _, _) in enumerate(sections):
         if needle in heading.lower():
-            return [s for s in sections[i:] if s[0] == heading or s[0].startswith(heading + " > ")]
+            return under(i, heading)
     return []
+
+
+def _roots(chosen: list[tuple[str, str | None, str]]) -> set[str]:
+    """The headings among ``chosen`` that are not subsections of another chosen one."""
+    headings = [h for h, _, _ in chosen]
+    return {h for h in headings if not any(h.startswith(other + " > ") for other in headings)}
 
 
 async def handle(params: Input, ctx: ToolContext) -> Output:
@@ -84,11 +111,16 @@ async def handle(params: Input, ctx: ToolContext) -> Output:
         )
     doc = index.read(found[0])
     chosen = doc.sections
-    if params.section:
-        chosen = _pick(doc.sections, params.section)
-        if not chosen:
-            headings = "; ".join(h.split(" > ")[-1] for h, _, _ in doc.sections[:30])
-            raise ToolError(f"The page has no section {params.section[:200]!r}.", hint=f"Its sections: {headings}.")
+    wanted = [params.section] if params.section else params.sections or []
+    if wanted:
+        picked: set[int] = set()
+        for name in wanted:
+            found_at = _pick(doc.sections, name)
+            if not found_at:
+                headings = "; ".join(h.split(" > ")[-1] for h, _, _ in doc.sections[:30])
+                raise ToolError(f"The page has no section {name[:200]!r}.", hint=f"Its sections: {headings}.")
+            picked.update(found_at)
+        chosen = [s for i, s in enumerate(doc.sections) if i in picked]  # page order, each section once
     parts = []
     for heading, _, text in chosen:
         depth = min(len(heading.split(" > ")), 6)
@@ -102,7 +134,7 @@ async def handle(params: Input, ctx: ToolContext) -> Output:
         if cut > params.offset + params.max_chars // 2:
             end = cut
     url = doc.url
-    if params.section:
+    if wanted:
         url = section_url(doc.source.repo, doc.url, chosen[0][1])
     hint = None
     if end < len(full):
@@ -115,7 +147,7 @@ async def handle(params: Input, ctx: ToolContext) -> Output:
         commit=doc.source.commit,
         licence=doc.source.licence,
         attribution=_attribution(doc.source.repo, doc.source.site, doc.source.licence, url),
-        section=chosen[0][0] if params.section else None,
+        section=" | ".join(dict.fromkeys(h for h, _, _ in chosen if h in _roots(chosen))) if wanted else None,
         content=full[params.offset : end],
         offset=params.offset,
         next_offset=end if end < len(full) else None,

@@ -69,7 +69,20 @@ class DocHit(BaseModel):
     section: str = Field(description="Heading path of the best-matching section.")
     url: str = Field(description="Public URL of the page; cite it.")
     product: str
-    snippet: str = Field(description="The matched passage (at most ~300 characters).")
+    sections: list[str] = Field(
+        description="The sections that answer, to pass to read_doc as sections: the best one, and its neighbour "
+        "when the match spans the two."
+    )
+    snippet: str = Field(description="The best-matching passage of the best section (at most ~300 characters).")
+    match: Literal["strong", "partial", "weak"] = Field(
+        description="How much of the question the sections and the page title hold (a weak hit is a guess)."
+    )
+    strength: float = Field(description="The share of the question's terms they hold, 0 to 1.")
+    flavours: list[str] = Field(
+        description="What the page is specific to, when it is: odata-v2/odata-v4 (and Fiori elements on them), "
+        "cap-node/cap-java, abap-cloud/abap-standard, cloud-foundry/kyma/neo. Pages of another flavour than the "
+        "question names are ranked lower."
+    )
 
 
 Output = Envelope[DocHit]
@@ -96,13 +109,17 @@ async def handle(params: Input, ctx: ToolContext) -> Output:
             section=h.section,
             url=section_url(h.source, h.url, h.anchor),
             product=h.product,
+            sections=list(h.sections),
             snippet=h.snippet,
+            match=h.match,  # type: ignore[arg-type]
+            strength=h.strength,
+            flavours=list(h.flavours),
         )
         for h in hits
     ]
     hint = None
     if items:
-        hint = "Call read_doc with a result's id (and its section) for the full text; cite the url."
+        hint = "Call read_doc with a result's id and sections for the passage that answers; cite the url."
     envelope = Output.build(
         items, limit=params.limit, entity="documentation pages", query=params.query, hint=hint, total=total
     )

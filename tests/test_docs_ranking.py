@@ -1,0 +1,253 @@
+"""What an agent sees of a documentation hit: the passage that answers, how strong the match is, the page's
+flavour (a V4 question gets the V4 page), one slot per page, and an index that takes one changed source
+without re-reading the others."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from sap_devs.docs import flavours, store
+from sap_devs.docs import index as docs_index
+from sap_devs.docs.build import build_from
+from sap_devs.docs.index import DocsIndex, updatable, update
+from sap_devs.docs.ingest import load_source
+from sap_devs.docs.sources import BY_REPO
+from tests.test_docs import _tarball, call
+
+pytestmark = pytest.mark.anyio
+UI5_DOCS = "docs/06_SAP_Fiori_Elements"
+
+V2_DRAFT = f"""<!-- loio{"b0eb3cc0e69a46ef99735c58566a7bf8"} -->
+
+# Draft Handling
+
+You can configure how your SAP Fiori elements app handles drafts and draft handling.
+
+> This topic is relevant to SAP Fiori elements for OData V2. For information about SAP Fiori elements for
+OData V4, see [Draft Handling](draft-handling-0ff0002.md).
+
+## Configuring Draft Handling
+
+Draft handling: set the draft handling options of the app, draft handling for every entity, draft handling
+in the manifest.
+"""
+
+V4_DRAFT = f"""<!-- loio{"ed9aa41c563a44b18701529c8327db4d"} -->
+
+# Draft Handling
+
+You can configure drafts of SAP Fiori elements apps on OData V4.
+
+## Settings
+
+The editFlow API controls the draft.
+"""
+
+CAP_PAGES = {
+    "java/remote-services.md": "# Remote Services\n\nCall a remote OData service from CAP Java with Spring.\n",
+    "node.js/remote-services.md": "# Remote Services\n\nCall a remote OData service, remote service, remote call.\n",
+    "guides/intro.md": (
+        "# Configuring the Outbox\n\nSome general words about the project.\n\n"
+        "## Background\n\nNothing here about it.\n\n"
+        "## Persistent outbox\n\nThe persistent outbox stores messages in the database before sending.\n\n"
+        "## Outbox retries\n\nThe outbox retries sending messages with an exponential backoff.\n\n"
+        "## Unrelated\n\nSomething else entirely.\n"
+    ),
+    "guides/later.md": (
+        "# Tips\n\nGeneral tips.\n\n## Many things\n\nLorem ipsum.\n\n"
+        "## Tenant upgrade\n\nTo upgrade a tenant database run cds-mtx upgrade for each tenant.\n"
+    ),
+}
+
+
+# pages on other things, so that words have the weight they have in a real index
+FILLER = {
+    f"docs/99_Other/page-{n}-{n:07x}.md": f"<!-- loio{n:032x} -->\n\n# Other topic {n}\n\nCharts, themes and icons {n}.\n"
+    for n in range(1, 9)
+}
+
+
+@pytest.fixture
+def flavour_index(tmp_path: Path) -> DocsIndex:
+    ui5 = _tarball(
+        tmp_path,
+        "SAP-docs/sapui5",
+        {
+            f"{UI5_DOCS}/draft-handling-0ff0001.md": V2_DRAFT,
+            f"{UI5_DOCS}/draft-handling-0ff0002.md": V4_DRAFT,
+            # the same page in two guide folders (one loio, one file name): it must take one slot only
+            "docs/04_Essentials/odata-v4-model-0ff0003.md": "<!-- loio5de13cf4dd1f4a3480f7e2eaaee3f5b8 -->\n\n"
+            "# OData V4 Model\n\nThe OData V4 model supports list bindings with a unique zebra.\n",
+            "docs/10_More/odata-v4-model-0ff0003.md": "<!-- loio5de13cf4dd1f4a3480f7e2eaaee3f5b8 -->\n\n"
+            "# OData V4 Model\n\nThe OData V4 model supports list bindings with a unique zebra.\n",
+            **FILLER,
+        },
+    )
+    cap = _tarball(tmp_path, "capire/docs", CAP_PAGES)
+    out = tmp_path / "docs.sqlite"
+    build_from({"SAP-docs/sapui5": (ui5, "bundled", None), "capire/docs": (cap, "bundled", None)}, out)
+    return DocsIndex(out)
+
+
+def _paths(index: DocsIndex, query: str) -> list[str]:
+    return [h.path for h in index.search(query)[0]]
+
+
+# --- flavours ----------------------------------------------------------------------------------------
+
+
+def test_pages_know_their_flavour_from_title_opening_or_path() -> None:
+    assert flavours.of_page(f"{UI5_DOCS}/draft-handling-0ff0001.md", "Draft Handling", V2_DRAFT) == {"odata-v2"}
+    assert flavours.of_page(f"{UI5_DOCS}/draft-handling-0ff0002.md", "Draft Handling", V4_DRAFT) == {"odata-v4"}
+    assert flavours.of_page("java/messaging.md", "Messaging", "x") == {"cap-java"}
+    assert flavours.of_page("docs/x.md", "Extending SAP S/4HANA in the Cloud Foundry and Kyma Environment", "") == set()
+    assert flavours.of_page("guides/x.md", "Domain Modeling", "Entities and types.") == set()
+    assert flavours.of_query("migrate a fiori elements app from V2 to V4") == {"odata-v2", "odata-v4"}
+    assert flavours.of_query("pods in kyma reach on premise") == {"kyma"}
+    assert flavours.of_query("cds association on condition") == set()
+
+
+def test_a_v4_question_gets_the_v4_page_first_and_a_v2_question_the_v2_page(
+    flavour_index: DocsIndex, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    v2, v4 = f"{UI5_DOCS}/draft-handling-0ff0001.md", f"{UI5_DOCS}/draft-handling-0ff0002.md"
+    assert _paths(flavour_index, "fiori elements v4 draft handling")[0] == v4
+    assert _paths(flavour_index, "fiori elements odata v2 draft handling")[0] == v2
+    hit = flavour_index.search("fiori elements v4 draft handling")[0][0]
+    assert hit.flavours == ("odata-v4",)
+    # the V2 page's words match better: without the flavour it would come first
+    monkeypatch.setattr(docs_index, "FLAVOUR_WEIGHT", 1.0)
+    assert _paths(flavour_index, "fiori elements v4 draft handling")[0] == v2
+
+
+def test_a_java_question_gets_the_cap_java_page_and_a_plain_one_is_not_demoted(flavour_index: DocsIndex) -> None:
+    assert _paths(flavour_index, "cap java call a remote service")[0] == "java/remote-services.md"
+    assert _paths(flavour_index, "remote service call")[0] == "node.js/remote-services.md"  # its words win
+
+
+# --- duplicates ----------------------------------------------------------------------------------------
+
+
+def test_a_page_published_in_two_guide_folders_takes_one_slot(flavour_index: DocsIndex) -> None:
+    hits, total = flavour_index.search("odata v4 model list binding zebra")
+    names = [h.path.rsplit("/", 1)[-1] for h in hits]
+    assert names.count("odata-v4-model-0ff0003.md") == 1 and total == len(hits)
+
+
+# --- the passage that answers and its strength ------------------------------------------------------
+
+
+def test_the_snippet_is_the_section_that_answers_not_the_opening(flavour_index: DocsIndex) -> None:
+    hit = flavour_index.search("upgrade tenant database cds-mtx")[0][0]
+    assert hit.path == "guides/later.md" and hit.section.endswith("Tenant upgrade")
+    assert hit.snippet.startswith("To upgrade a tenant database") and hit.sections == (hit.section,)
+
+
+def test_a_match_over_two_neighbouring_sections_names_both(flavour_index: DocsIndex) -> None:
+    hit = flavour_index.search("outbox persistent retries sending messages")[0][0]
+    assert hit.path == "guides/intro.md"
+    assert [s.rsplit(" > ", 1)[-1] for s in hit.sections] == ["Persistent outbox", "Outbox retries"]
+
+
+def test_match_strength_tells_a_weak_hit_from_a_good_one(flavour_index: DocsIndex) -> None:
+    good = flavour_index.search("upgrade tenant database")[0][0]
+    assert good.match == "strong" and good.strength == 1.0
+    weak = flavour_index.search("upgrade kubernetes helm chart ingress certificate rotation")[0][0]
+    assert weak.match == "weak" and weak.strength < docs_index.PARTIAL
+
+
+async def test_search_docs_and_read_doc_give_the_answering_sections(
+    flavour_index: DocsIndex, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(store, "bundled_path", lambda: flavour_index.path)
+    store.reset()
+    try:
+        is_error, text, found = await call("search_docs", query="outbox persistent retries sending messages")
+        assert not is_error, text
+        first = found["results"][0]  # type: ignore[index]
+        assert first["match"] in ("strong", "partial") and 0 < first["strength"] <= 1
+        assert len(first["sections"]) == 2 and first["flavours"] == []
+        is_error, text, page = await call("read_doc", id=first["id"], sections=first["sections"])
+        assert not is_error, text
+        content = page["content"]  # type: ignore[index]
+        assert content.startswith("## Persistent outbox") and "## Outbox retries" in content
+        assert "Background" not in content and "Unrelated" not in content
+        assert page["section"] == " | ".join(first["sections"])  # type: ignore[index]
+        is_error, text, _ = await call("read_doc", id=first["id"], section="x", sections=["y"])
+        assert is_error and "not both" in text
+        _, _, v4 = await call("search_docs", query="draft handling in fiori elements for odata v4")
+        assert v4["results"][0]["flavours"] == ["odata-v4"]  # type: ignore[index]
+    finally:
+        store.reset()
+
+
+# --- replacing one source in place ---------------------------------------------------------------------
+
+
+def test_updating_one_source_leaves_the_others_untouched_and_forgets_its_old_pages(
+    tmp_path: Path, flavour_index: DocsIndex, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert updatable(flavour_index.path)
+    cap = BY_REPO["capire/docs"]
+    (tmp_path / "new").mkdir()
+    new_tar = _tarball(tmp_path / "new", "capire/docs", {"guides/narwhal.md": "# Narwhal\n\nA narwhal guide.\n"}, "fff")
+    commit, pages, redirects = load_source(cap, str(new_tar))
+
+    def no_reading(repo: str):  # the unchanged source's pages are not analysed again
+        if repo != "capire/docs":
+            raise AssertionError(f"{repo} was read again")
+        return real(repo)
+
+    real = docs_index.questions.for_source
+    monkeypatch.setattr(docs_index.questions, "for_source", no_reading)
+    out = tmp_path / "updated.sqlite"
+    counts = update(
+        flavour_index.path,
+        out,
+        [(cap, commit, pages, "synced", "now", redirects)],
+        keep=["SAP-docs/sapui5"],
+        prepare=lambda: None,
+    )
+    monkeypatch.undo()
+    updated = DocsIndex(out)
+    assert counts == {"pages": 13, "sections": updated.counts()[1]}
+    assert _paths(updated, "narwhal") == ["guides/narwhal.md"]
+    assert _paths(updated, "remote service call") == []  # capire's old pages are gone, terms and all
+    assert _paths(updated, "fiori elements v4 draft handling")[0].endswith("0ff0002.md")
+    info = {s.repo: (s.commit, s.origin) for s in updated.sources()}
+    assert info == {"capire/docs": ("fff", "synced"), "SAP-docs/sapui5": ("abc1234def", "bundled")}
+    con = sqlite3.connect(out)
+    con.execute("INSERT INTO fts(fts, rank) VALUES ('integrity-check', 1)")  # raises on a corrupt FTS index
+    con.close()
+
+
+def test_an_index_whose_terms_were_made_otherwise_is_not_updated_in_place(flavour_index: DocsIndex, tmp_path) -> None:
+    copy = tmp_path / "other.sqlite"
+    copy.write_bytes(flavour_index.path.read_bytes())
+    con = sqlite3.connect(copy)
+    con.execute("UPDATE meta SET value = 'older' WHERE key = 'terms'")
+    con.commit()
+    con.close()
+    assert not updatable(copy) and not updatable(tmp_path / "missing.sqlite")
+
+
+def test_a_synced_index_of_the_previous_format_is_set_aside_for_the_bundled_one(
+    flavour_index: DocsIndex, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog
+) -> None:
+    store.reset()
+    synced = store.synced_path()
+    synced.parent.mkdir(parents=True, exist_ok=True)
+    synced.write_bytes(flavour_index.path.read_bytes())
+    con = sqlite3.connect(synced)
+    con.execute("UPDATE meta SET value = '3' WHERE key = 'format'")  # written before pages had flavours
+    con.commit()
+    con.close()
+    monkeypatch.setattr(store, "bundled_path", lambda: flavour_index.path)
+    try:
+        assert store.current().path == flavour_index.path
+        assert "another sap-devs version" in caplog.text and not updatable(synced)
+    finally:
+        store.reset()
