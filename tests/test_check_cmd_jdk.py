@@ -31,7 +31,8 @@ def jdk17(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def _tools(root: Path) -> dict[str, dict[str, object]]:
-    result = CliRunner().invoke(app, ["check", str(root), "--json"], env={"COLUMNS": "400"})
+    # every tool: a folder that is no project would otherwise get no tool checks at all
+    result = CliRunner().invoke(app, ["check", str(root), "--json", "--tools", "all"], env={"COLUMNS": "400"})
     assert result.exit_code in (0, 1), result.output
     return {t["id"]: t for t in json.loads(result.output)["tools"]}
 
