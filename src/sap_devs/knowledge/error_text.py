@@ -28,6 +28,12 @@ _SEPARATORS = re.compile(r"[\\/]+")
 # quoted one-word names; a quoted lower-case word (a command, a service offering) is kept
 _QUOTED = re.compile(r"'([^'\s]{1,120})'|\"([^\"\s]{1,120})\"|“([^”\s]{1,120})”|‘([^’\s]{1,120})’")
 _PLAIN_WORD = re.compile(r"[a-z]+(?:-[a-z]+)*")
+# where the CDS compiler found it, "(in entity:“Books”/element:“price”)" or ", at entity:“A”/query:1":
+# a location like a path, whose words ("entity", "element") are not the message's
+_CDS_LOCATION = re.compile(r"\b(?:in|at) [a-z]+:(?:“[^”\n]{0,200}”|\d+)(?:/[a-z]+:(?:“[^”\n]{0,200}”|\d+))*\)?")
+# where a tool found it, "srv/cat-service.cds:2:63-64:" or "service.js:42": a file's name before a
+# line number is the place, not the error ("service" is no evidence for "Service ... has no handler")
+_FILE_LINE = re.compile(r"[\w./\\@-]{1,300}\.[A-Za-z]{1,8}:\d+(?::\d+)?(?:-\d+)?(?::\d+)?")
 _VARIABLE = [
     re.compile(r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b", re.I),  # GUIDs
     re.compile(r"\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?"),  # timestamps
@@ -76,8 +82,10 @@ def _quoted(match: re.Match[str]) -> str:
 
 def strip_variable_parts(text: str) -> str:
     text = _STACK_FRAME.sub(" ", text)
+    text = _CDS_LOCATION.sub(" ", text)
     text = _URL.sub(_last_segment, text)
     text = _PATH.sub(_last_segment, text)
+    text = _FILE_LINE.sub(" ", text)
     text = _QUOTED.sub(_quoted, text)
     for pattern in _VARIABLE:
         text = pattern.sub(" ", text)

@@ -81,6 +81,10 @@ def _yaml_line(text: str, path: list[Any]) -> int | None:
     return line
 
 
+def _top_required(error: Any) -> bool:
+    return error.validator == "required" and not list(error.absolute_path)
+
+
 def _message(error: Any) -> str:
     import jsonschema
 
@@ -106,12 +110,16 @@ def _check(
     severity: Severity,
     yaml_file: bool,
     ignore: frozenset[str] = frozenset(),
+    top_level_known: bool = False,
 ) -> list[Finding]:
+    """``top_level_known``: a dedicated check already reports missing top-level keys (mta.yaml's
+    _schema-version, ID, version), with its own fix; the schema's copy would say it twice."""
     if data is None:
         return []
     validator = _validator(schema)
     try:
-        errors = [e for e in itertools.islice(validator.iter_errors(data), MAX_SCANNED) if e.validator not in ignore]
+        scanned = itertools.islice(validator.iter_errors(data), MAX_SCANNED)
+        errors = [e for e in scanned if e.validator not in ignore and not (top_level_known and _top_required(e))]
     except RecursionError:  # a hostile file nested deeper than any real descriptor
         reader.note(f"{reader.show(path)} is nested too deeply to check against {what}")
         return []
@@ -153,7 +161,9 @@ def schema_findings(root: Path, reader: Reader, det: Detection) -> list[Finding]
             path = mta_file(folder, reader)
             data = reader.yaml(path)
             if isinstance(data, dict):
-                out += _check(reader, path, data, "mta.json", "the MTA descriptor schema", "error", True, UNKNOWN_KEYS)
+                out += _check(
+                    reader, path, data, "mta.json", "the MTA descriptor schema", "error", True, UNKNOWN_KEYS, True
+                )
     for path in dict.fromkeys([root / "xs-app.json", *reader.find("xs-app.json", root, 2)]):
         if reader.is_file(path):
             data = reader.json(path)
