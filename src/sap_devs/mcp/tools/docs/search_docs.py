@@ -95,28 +95,30 @@ def section_url(source: str, url: str, anchor: str | None) -> str:
     return f"{url}#{anchor}" if anchor and source in _ANCHORED else url
 
 
+def doc_hit(h: Any) -> DocHit:
+    """A search hit of the documentation index (``docs.index.Hit``) as the tools show it."""
+    return DocHit(
+        id=f"{h.source}:{h.path}",
+        source=h.source,
+        path=h.path,
+        title=h.title,
+        section=h.section,
+        url=section_url(h.source, h.url, h.anchor),
+        product=h.product,
+        sections=list(h.sections),
+        snippet=h.snippet,
+        match=h.match,
+        strength=h.strength,
+        flavours=list(h.flavours),
+    )
+
+
 async def handle(params: Input, ctx: ToolContext) -> Output:
     from sap_devs.docs.store import current
 
     index = current()
     hits, total = index.search(params.query, product=params.product, limit=params.limit)
-    items = [
-        DocHit(
-            id=f"{h.source}:{h.path}",
-            source=h.source,
-            path=h.path,
-            title=h.title,
-            section=h.section,
-            url=section_url(h.source, h.url, h.anchor),
-            product=h.product,
-            sections=list(h.sections),
-            snippet=h.snippet,
-            match=h.match,  # type: ignore[arg-type]
-            strength=h.strength,
-            flavours=list(h.flavours),
-        )
-        for h in hits
-    ]
+    items = [doc_hit(h) for h in hits]
     hint = None
     if items:
         hint = "Call read_doc with a result's id and sections for the passage that answers; cite the url."

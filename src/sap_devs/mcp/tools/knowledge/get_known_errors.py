@@ -12,7 +12,7 @@ from sap_devs.knowledge.queries import KnownErrorMatches, match_known_errors
 from sap_devs.mcp.framework import SEARCH_LIMIT, Envelope, Tool, ToolContext, ToolInput, limit_field, pack_field
 from sap_devs.mcp.tools._bounds import PASTED_LOG_MAX, Id
 from sap_devs.mcp.tools._origin import origin_field, origin_of
-from sap_devs.mcp.tools.docs.search_docs import DocHit, section_url
+from sap_devs.mcp.tools.docs.search_docs import DocHit, doc_hit
 
 log = logging.getLogger(__name__)
 
@@ -88,19 +88,7 @@ def _docs_for(text: str) -> tuple[list[DocHit], str | None]:
     except SapDevsError as exc:
         log.warning("documentation fallback unavailable: %s", exc)
         return [], f"The documentation index is unavailable ({exc}); try search_docs later."
-    items = [
-        DocHit(
-            id=f"{h.source}:{h.path}",
-            source=h.source,
-            path=h.path,
-            title=h.title,
-            section=h.section,
-            url=section_url(h.source, h.url, h.anchor),
-            product=h.product,
-            snippet=h.snippet,
-        )
-        for h in hits
-    ]
+    items = [doc_hit(h) for h in hits]
     return items, None
 
 
