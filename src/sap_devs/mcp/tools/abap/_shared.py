@@ -29,6 +29,13 @@ Kind = Literal[
 ]
 
 
+def saved_hint(first: str, unlocked: bool) -> str:
+    """The hint of a tool that saved source: what to do next, and when the unlock failed, what that means."""
+    if unlocked:
+        return first
+    return first + " The unlock request failed; the lock is released when the server session ends."
+
+
 def name_field(what: str, example: str | None = None, *, max_length: int = 120) -> Any:
     # the pattern's + already refuses an empty name: no min_length to repeat in every schema; shared
     # fields (one model for classes, tables, CDS views ...) give no example, which would suit one kind only

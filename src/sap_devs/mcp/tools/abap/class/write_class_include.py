@@ -7,7 +7,7 @@ from typing import Literal
 from pydantic import Field
 
 from sap_devs.mcp.framework import Annotations, Tool, ToolContext, ToolInput, ToolOutput
-from sap_devs.mcp.tools.abap._shared import ALL_SYSTEMS, name_field, transport_field
+from sap_devs.mcp.tools.abap._shared import ALL_SYSTEMS, name_field, saved_hint, transport_field
 
 
 class Input(ToolInput):
@@ -37,9 +37,7 @@ async def handle(params: Input, ctx: ToolContext) -> Output:
     report = await write_include(
         ctx.adt(), ctx.policy(), params.name, params.include, params.source, transport=params.transport
     )
-    hint = "Saved as inactive; activate the class, then run_unit_tests."
-    if not report.unlocked:
-        hint += " The unlock request failed; the lock is released when the server session ends."
+    hint = saved_hint("Saved as inactive; activate the class, then run_unit_tests.", report.unlocked)
     return Output(
         name=report.name,
         include=report.include,

@@ -7,7 +7,7 @@ from typing import Literal
 from pydantic import Field
 
 from sap_devs.mcp.framework import Annotations, Tool, ToolContext, ToolInput, ToolOutput
-from sap_devs.mcp.tools.abap._shared import ALL_SYSTEMS, name_field, transport_field
+from sap_devs.mcp.tools.abap._shared import ALL_SYSTEMS, name_field, saved_hint, transport_field
 
 Writable = Literal[
     "program",
@@ -47,9 +47,7 @@ async def handle(params: Input, ctx: ToolContext) -> Output:
     report = await write_source(
         ctx.adt(), ctx.policy(), params.kind, params.name, params.source, transport=params.transport
     )
-    hint = "Saved as inactive; activate the object to make the change effective."
-    if not report.unlocked:
-        hint += " The unlock request failed; the lock is released when the server session ends."
+    hint = saved_hint("Saved as inactive; activate the object to make the change effective.", report.unlocked)
     return Output(
         name=report.name,
         uri=report.uri,

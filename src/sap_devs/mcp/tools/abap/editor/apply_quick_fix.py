@@ -5,7 +5,7 @@ from __future__ import annotations
 from pydantic import Field
 
 from sap_devs.mcp.framework import Annotations, Tool, ToolContext, ToolError, ToolOutput
-from sap_devs.mcp.tools.abap._shared import ALL_SYSTEMS, transport_field
+from sap_devs.mcp.tools.abap._shared import ALL_SYSTEMS, saved_hint, transport_field
 from sap_devs.mcp.tools.abap.editor._position import CursorInput, position_source
 
 
@@ -41,9 +41,7 @@ async def handle(params: Input, ctx: ToolContext) -> Output:
     report = await write_source(client, policy, params.kind, params.name, fixed, transport=params.transport)
     old, new = source.splitlines(), fixed.splitlines()
     changed = sum(a != b for a, b in zip(old, new, strict=False)) + abs(len(old) - len(new))
-    hint = "Saved as inactive; run syntax_check, then activate_objects."
-    if not report.unlocked:
-        hint += " The unlock request failed; the lock is released when the server session ends."
+    hint = saved_hint("Saved as inactive; run syntax_check, then activate_objects.", report.unlocked)
     return Output(
         name=report.name,
         fix=chosen.description,

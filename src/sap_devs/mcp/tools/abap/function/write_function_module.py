@@ -5,7 +5,7 @@ from __future__ import annotations
 from pydantic import Field
 
 from sap_devs.mcp.framework import Annotations, Tool, ToolContext, ToolInput, ToolOutput
-from sap_devs.mcp.tools.abap._shared import ALL_SYSTEMS, name_field, transport_field
+from sap_devs.mcp.tools.abap._shared import ALL_SYSTEMS, name_field, saved_hint, transport_field
 
 
 class Input(ToolInput):
@@ -37,9 +37,9 @@ async def handle(params: Input, ctx: ToolContext) -> Output:
         transport=params.transport,
         group=params.function_group,
     )
-    hint = "Saved as inactive; activate the function group's objects with activate_objects."
-    if not report.unlocked:
-        hint += " The unlock request failed; the lock is released when the server session ends."
+    hint = saved_hint(
+        "Saved as inactive; activate the function group's objects with activate_objects.", report.unlocked
+    )
     return Output(
         name=report.name,
         package=report.package,
