@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel
 
 from sap_devs.mcp.dispatch import deadline
 from sap_devs.mcp.framework import ToolContext, ToolError
@@ -38,3 +41,16 @@ def time_budget() -> float:
     """Seconds a Node tool may run: inside the dispatcher's deadline, so the tool answers (and its
     process is killed) before the call is abandoned."""
     return max(5.0, deadline() * 0.85)
+
+
+# the known error a linter's or compiler's finding matches, as the project tools attach it (no docstring:
+# pydantic would put it into every output schema)
+class KnownErrorRef(BaseModel):
+    id: str
+    cause: str
+    fix: str
+    docs: str | None = None
+
+    @classmethod
+    def of(cls, entry: Any) -> KnownErrorRef:
+        return cls(id=entry.id, cause=entry.cause, fix=entry.fix, docs=entry.docs)

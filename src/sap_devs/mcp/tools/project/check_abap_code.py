@@ -7,7 +7,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from sap_devs.mcp.framework import LIST_LIMIT, Envelope, Tool, ToolContext, ToolInput, limit_field
-from sap_devs.mcp.tools.project._shared import PATH_MAX, resolve_path, time_budget
+from sap_devs.mcp.tools.project._shared import PATH_MAX, KnownErrorRef, resolve_path, time_budget
 from sap_devs.toolchain.abap_files import SOURCE_MAX
 from sap_devs.toolchain.known_errors import known_error_for
 
@@ -47,13 +47,6 @@ class Input(ToolInput):
         if (self.source is None) == (self.path is None):
             raise ValueError("give exactly one of source (ABAP text) or path (abapGit folder or file)")
         return self
-
-
-class KnownErrorRef(BaseModel):
-    id: str
-    cause: str
-    fix: str
-    docs: str | None = None
 
 
 class AbapFindingOut(BaseModel):
@@ -114,9 +107,7 @@ async def handle(params: Input, ctx: ToolContext) -> Output:
                 state=f.state,
                 successors=list(f.successors),
                 docs=f.docs,
-                known_error=KnownErrorRef(id=known.id, cause=known.cause, fix=known.fix, docs=known.docs)
-                if known
-                else None,
+                known_error=KnownErrorRef.of(known) if known else None,
             )
         )
     errors = sum(1 for f in report.findings if f.severity == "error")

@@ -6,7 +6,7 @@ from pydantic import BaseModel, Field
 
 from sap_devs.mcp.framework import LIST_LIMIT, Envelope, Tool, ToolContext, ToolError, ToolInput, limit_field
 from sap_devs.mcp.tools.project._cds_compile import NO_MODEL_HINT, compiled, project_folder, source_note
-from sap_devs.mcp.tools.project._shared import PATH_MAX
+from sap_devs.mcp.tools.project._shared import PATH_MAX, KnownErrorRef
 from sap_devs.toolchain.known_errors import known_error_for
 
 SEVERITY_ORDER = {"Error": 0, "Warning": 1, "Info": 2, "Debug": 3}
@@ -20,13 +20,6 @@ class Input(ToolInput):
         description="Absolute path of the CAP project root. Omit for the folder the MCP server was started in.",
     )
     limit: int = limit_field(LIST_LIMIT, "messages (errors first)")
-
-
-class KnownErrorRef(BaseModel):
-    id: str
-    cause: str
-    fix: str
-    docs: str | None = None
 
 
 class CdsMessageOut(BaseModel):
@@ -61,7 +54,7 @@ async def handle(params: Input, ctx: ToolContext) -> Output:
         if m.severity in ("Error", "Warning"):
             entry = known_error_for(ctx.knowledge, m.message_id or "", m.message, memo=memo)
             if entry is not None:
-                known = KnownErrorRef(id=entry.id, cause=entry.cause, fix=entry.fix, docs=entry.docs)
+                known = KnownErrorRef.of(entry)
         items.append(
             CdsMessageOut(
                 severity=m.severity,

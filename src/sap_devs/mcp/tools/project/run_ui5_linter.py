@@ -7,7 +7,7 @@ from typing import Annotated
 from pydantic import BaseModel, Field, StringConstraints
 
 from sap_devs.mcp.framework import LIST_LIMIT, Envelope, Tool, ToolContext, ToolInput, limit_field
-from sap_devs.mcp.tools.project._shared import PATH_MAX, resolve_path, time_budget
+from sap_devs.mcp.tools.project._shared import PATH_MAX, KnownErrorRef, resolve_path, time_budget
 from sap_devs.toolchain.known_errors import known_error_for
 from sap_devs.toolchain.paths import PATTERN_MAX, PATTERNS_MAX
 
@@ -27,13 +27,6 @@ class Input(ToolInput):
         description="Lint only these files or glob patterns, relative to the project, e.g. ['webapp/controller/**']. Omit for the whole project.",
     )
     limit: int = limit_field(LIST_LIMIT, "findings")
-
-
-class KnownErrorRef(BaseModel):
-    id: str
-    cause: str
-    fix: str
-    docs: str | None = None
 
 
 class Ui5FindingOut(BaseModel):
@@ -76,9 +69,7 @@ async def handle(params: Input, ctx: ToolContext) -> Output:
                 column=f.column,
                 fix=f.fix,
                 docs=f.docs,
-                known_error=KnownErrorRef(id=known.id, cause=known.cause, fix=known.fix, docs=known.docs)
-                if known
-                else None,
+                known_error=KnownErrorRef.of(known) if known else None,
             )
         )
     errors = sum(1 for f in report.findings if f.severity == "error")
