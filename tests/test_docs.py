@@ -416,6 +416,21 @@ async def test_an_unknown_or_ambiguous_product_lists_the_choices() -> None:
     assert is_error and "'fiori-tools'" in text and "'ui5'" in text and 'got "fiori"' in text
 
 
+def test_comments_in_a_sample_nested_in_a_list_are_not_headings() -> None:
+    """SAP-docs nest most steps' samples in list items, so their fences are indented: a shell or properties
+    comment inside ("# create a k8s secret") is code, not a section of the page, and a step's sample stays
+    in its step's section."""
+    body = (
+        f"<!-- loio{LOIO} -->\n\n# Deploy\n\n## Procedure\n\n"
+        "1.  Create the secret:\n\n    ```bash\n    # create a k8s secret\n    kubectl create secret x\n    ```\n\n"
+        "2.  An indented line is list text:\n\n        # not a heading either\n\n## Results\n\nDone.\n"
+    )
+    page = parse_page(CONNECTIVITY, "docs/deploy-2b8ee62.md", body, {})
+    assert page is not None
+    assert [s.heading for s in page.sections] == [["Deploy", "Procedure"], ["Deploy", "Results"]]
+    assert "# create a k8s secret" in page.sections[0].text and "kubectl create secret x" in page.sections[0].text
+
+
 def test_anchors_are_made_from_the_heading_as_shown() -> None:
     """An underscore emphasis is not part of the anchor; a code span keeps its underscores (capire's
     "Things You _Must_ Fix" is #things-you-must-fix on the site)."""

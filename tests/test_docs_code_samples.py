@@ -4,6 +4,7 @@ samples in blockquotes, the ABAP cheat sheets theirs in HTML tables)."""
 
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -15,9 +16,10 @@ from sap_devs.docs.sources import SOURCES
 DATA = Path(__file__).resolve().parent.parent / "data" / "docs"
 
 
-def samples(raw: str) -> list[str]:
-    """The fenced blocks of two lines or more in a page, each line without trailing spaces."""
-    found: list[str] = []
+def samples(raw: str) -> list[tuple[str, str]]:
+    """The fenced blocks of two lines or more in a page, each line without trailing spaces: as written, and
+    without the indentation of the list item or table cell they are nested in (a flattened table dedents)."""
+    found: list[tuple[str, str]] = []
     block: list[str] = []
     fences = Fences()
     for line in raw.split("\n"):
@@ -28,9 +30,21 @@ def samples(raw: str) -> list[str]:
         elif was_open and fences.open is None:
             body = "\n".join(block).strip()
             if body.count("\n") >= 1:
-                found.append(body)
+                found.append((body, textwrap.dedent("\n".join(block)).strip("\n")))
             block = []
     return found
+
+
+def occurs(sample: str, lines: list[str]) -> bool:
+    """Whether the (dedented) sample's lines follow one another in the text with the same relative
+    indentation: a sample nested in a list keeps its shape wherever the list item is indented."""
+    want = sample.split("\n")
+    for start, line in enumerate(lines):
+        if line.strip() == want[0].strip():
+            got = textwrap.dedent("\n".join(lines[start : start + len(want)])).split("\n")
+            if [g.rstrip() for g in got] == [w.rstrip() for w in textwrap.dedent(sample).split("\n")]:
+                return True
+    return False
 
 
 @pytest.mark.parametrize("source", SOURCES, ids=[s.repo for s in SOURCES])
@@ -45,9 +59,9 @@ def test_code_samples_are_kept_verbatim(source) -> None:
         if page is None:
             continue
         text = "\n".join(section.text for section in page.sections)
-        for sample in samples(raw):
+        for sample, dedented in samples(raw):
             checked += 1
-            if sample not in text:
+            if sample not in text and dedented not in text and not occurs(dedented, text.split("\n")):
                 changed.append(f"{path}: {sample[:80]!r}")
     assert checked > 0 or source.repo.endswith(
         ("business-application-studio", "developer-guide", "cloud-transport-management")

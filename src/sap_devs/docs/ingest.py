@@ -90,7 +90,8 @@ _UNDERSCORE_EMPHASIS = re.compile(r"(?<![\w])_+([^_]+?)_+(?![\w])")
 
 
 _QUOTE_MARKERS = re.compile(r"^ {0,3}>(?: ?>)*(?: |(?=\S)|$)")
-_FENCE_OPEN = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
+# any indentation: a fence inside a list item is indented to the item's text (SAP-docs nest most steps' samples so)
+_FENCE_OPEN = re.compile(r"^\s*(`{3,}|~{3,})")
 
 
 class Fences:
@@ -207,6 +208,10 @@ def _clean_prose(line: str) -> str:
     return _unescape(_ESCAPES.sub(r"\1", line))
 
 
+def _indent(line: str) -> int:
+    return len(line.expandtabs(4)) - len(line.expandtabs(4).lstrip(" "))
+
+
 def clean(text: str, *, meta: dict[str, str] | None = None) -> str:
     """Markdown without the markup that is not content; code fences untouched."""
     meta = meta or {}
@@ -244,7 +249,7 @@ def clean(text: str, *, meta: dict[str, str] | None = None) -> str:
             continue
         if "{{" in line and "$frontmatter" in line:
             line = re.sub(r"\{\{\s*\$frontmatter\.(\w+)\s*\}\}", lambda m: meta.get(m.group(1), ""), line)
-        heading = _HEADING.match(stripped)
+        heading = _HEADING.match(stripped) if _indent(line) <= 3 else None  # deeper is list text or code
         if heading:
             out.append(f"{heading.group(1)} {_clean_prose(heading.group(2))}".rstrip())
             continue
@@ -268,7 +273,7 @@ def split_sections(text: str, title: str) -> list[Section]:
             sections.append(Section(list(path), anchor, body))
 
     for line in text.splitlines():
-        match = None if fences.step(line) else _HEADING.match(line.strip())
+        match = None if fences.step(line) or _indent(line) > 3 else _HEADING.match(line.strip())
         if match and len(match.group(1)) <= SECTION_LEVEL:
             flush()
             current = []
@@ -295,7 +300,9 @@ def split_sections(text: str, title: str) -> list[Section]:
 
 _TABLE = re.compile(r"<table\b.*?</table\s*>", re.S)  # lower case only: UI5 XML views have <Table> in prose
 _ROW = re.compile(r"</tr\s*>", re.I)
-_CELL_TAGS = re.compile(r"</?(?:table|thead|tbody|tfoot|tr|td|th|colgroup|col)\b[^>]*>", re.I)
+_CELL_TAGS = re.compile(
+    r"</?(?:table|thead|tbody|tfoot|tr|td|th|colgroup|col)\b[^>]*>"
+)  # lower case: a cell's UI5 sample has <Table>
 
 
 def _cell_text(cell: str) -> str:
