@@ -11,7 +11,9 @@ other flavour's page shares the words; figures per flavour. benchmarks/docs_judg
 answering among both systems' top 10 (benchmarks/docs_pool.py): figures are printed with the
 set's own judgments ("as written") and with the pooled ones, for both systems alike.
 
-Usage: python benchmarks/docs_relevance.py [tuning|heldout|flavours|all] [--details]
+benchmarks/docs_queries_heldout_new.yaml (held out) asks about the sources added for issue 29.
+
+Usage: python benchmarks/docs_relevance.py [tuning|heldout|flavours|heldout_new|all] [--details]
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ SETS = {
     "tuning": HERE / "docs_queries_tuning.yaml",
     "heldout": HERE / "docs_queries_heldout.yaml",
     "flavours": HERE / "docs_queries_flavours.yaml",  # held out too: written before the flavour ranking ran
+    "heldout_new": HERE / "docs_queries_heldout_new.yaml",  # held out: issue 29's new sources, written before tuning
 }
 POOLED = HERE / "docs_judgments_pooled.yaml"
 GRADES = HERE / "docs_judgments_pooled_grades.tsv"
