@@ -147,6 +147,13 @@ SOURCES: tuple[DocSource, ...] = (
             "cicd-bp": f"{HELP}/CICD_OVERVIEW/3324745951b44b578bd65221d2ff8f9a",
         },
     ),
+    DocSource(
+        "SAP-docs/btp-cloud-identity-services",
+        "btp",
+        CC_BY,
+        "the SAP Cloud Identity Services documentation",
+        help_base=f"{HELP}/cloud-identity-services/cloud-identity-services",
+    ),
 )
 
 # capire moved from cap-js/docs; links and query sets written against the old name still mean these pages
