@@ -78,6 +78,25 @@ KNOWN = {
             "ed3bf285065e4d42b95926589c36d39a.html"
         ),
     },
+    "SAP-docs/sap-artificial-intelligence": {  # two guides; the generative AI hub pages belong to AI Core's
+        "docs/sap-ai-core/what-is-sap-ai-core-d029a32.md": (
+            "https://help.sap.com/docs/AI_CORE/2d6c5984063c40a59eda62f4a9135bee/d029a32c22fb45fbb607e6a2c48c8a0e.html"
+        ),
+        "docs/sap-ai-core/auditing-and-logging-information-e19844a.md": (
+            "https://help.sap.com/docs/AI_CORE/2d6c5984063c40a59eda62f4a9135bee/e19844a7724f4ec2b6bcc4002f3fd95c.html"
+        ),
+        "docs/sap-ai-core/generativeAI/orchestration-workflow-v1-deprecated-b233648.md": (
+            "https://help.sap.com/docs/AI_CORE/2d6c5984063c40a59eda62f4a9135bee/b233648e0696461984410c38448fc81b.html"
+        ),
+        "docs/sap-ai-launchpad/what-is-sap-ai-launchpad-760889a.md": (
+            "https://help.sap.com/docs/AI_LAUNCHPAD/92d77f26188e4582897b9106b9cb72e0/"
+            "760889ab809841c8a8905ca492f902cb.html"
+        ),
+        "docs/sap-ai-launchpad/set-resource-group-0c07728.md": (
+            "https://help.sap.com/docs/AI_LAUNCHPAD/92d77f26188e4582897b9106b9cb72e0/"
+            "0c077289f29d4147921fb07ab0f68b7f.html"
+        ),
+    },
 }
 # Two guides the README links by their current product/deliverable names, while other SAP pages still link
 # their pages under the older product code: the same loio names the same page under either.
@@ -185,6 +204,11 @@ needs_bundled = pytest.mark.skipif(
             "rotate the signing certificate of an OpenID Connect application",
             "SAP-docs/btp-cloud-identity-services",
             "bb4eee1",
+        ),
+        (
+            "restrict which models an orchestration deployment may use",
+            "SAP-docs/sap-artificial-intelligence",
+            "4d499ee",
         ),
     ],
 )

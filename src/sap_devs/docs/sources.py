@@ -154,6 +154,16 @@ SOURCES: tuple[DocSource, ...] = (
         "the SAP Cloud Identity Services documentation",
         help_base=f"{HELP}/cloud-identity-services/cloud-identity-services",
     ),
+    DocSource(
+        "SAP-docs/sap-artificial-intelligence",
+        "btp",
+        CC_BY,
+        "the SAP AI Core and SAP AI Launchpad documentation",
+        folder_bases={  # the two service guides the repository README links (generative AI hub is in AI Core's)
+            "sap-ai-core": f"{HELP}/AI_CORE/2d6c5984063c40a59eda62f4a9135bee",
+            "sap-ai-launchpad": f"{HELP}/AI_LAUNCHPAD/92d77f26188e4582897b9106b9cb72e0",
+        },
+    ),
 )
 
 # capire moved from cap-js/docs; links and query sets written against the old name still mean these pages
