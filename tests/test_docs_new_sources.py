@@ -97,6 +97,14 @@ KNOWN = {
             "0c077289f29d4147921fb07ab0f68b7f.html"
         ),
     },
+    "SAP-docs/btp-build-work-zone-advanced": {
+        "docs/what-is-sap-build-work-zone-advanced-edition-5c0103b.md": (
+            "https://help.sap.com/docs/WZ/7d3b9c7211ca4d7a9630b524205ee836/5c0103b130de411fb2a4b5416e36d767.html"
+        ),
+        "docs/10-Setup/creating-a-destination-to-the-sap-build-work-zone-advanced-edition-content-repository-4a90162.md": (
+            "https://help.sap.com/docs/WZ/7d3b9c7211ca4d7a9630b524205ee836/4a90162810014b9396dd0edd00b9bc78.html"
+        ),
+    },
 }
 # Two guides the README links by their current product/deliverable names, while other SAP pages still link
 # their pages under the older product code: the same loio names the same page under either.
@@ -209,6 +217,11 @@ needs_bundled = pytest.mark.skipif(
             "restrict which models an orchestration deployment may use",
             "SAP-docs/sap-artificial-intelligence",
             "4d499ee",
+        ),
+        (
+            "destination to the Work Zone advanced content repository for deploying cards",
+            "SAP-docs/btp-build-work-zone-advanced",
+            "4a90162",
         ),
     ],
 )

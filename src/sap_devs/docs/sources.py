@@ -164,6 +164,13 @@ SOURCES: tuple[DocSource, ...] = (
             "sap-ai-launchpad": f"{HELP}/AI_LAUNCHPAD/92d77f26188e4582897b9106b9cb72e0",
         },
     ),
+    DocSource(
+        "SAP-docs/btp-build-work-zone-advanced",
+        "btp",
+        CC_BY,
+        "the SAP Build Work Zone, advanced edition Developer Guide",
+        help_base=f"{HELP}/WZ/7d3b9c7211ca4d7a9630b524205ee836",
+    ),
 )
 
 # capire moved from cap-js/docs; links and query sets written against the old name still mean these pages
