@@ -105,6 +105,20 @@ KNOWN = {
             "https://help.sap.com/docs/WZ/7d3b9c7211ca4d7a9630b524205ee836/4a90162810014b9396dd0edd00b9bc78.html"
         ),
     },
+    "SAP-docs/btp-service-manager": {
+        "docs/Service-Consumption/SAP-Service-Manager/sap-service-manager-3a27b85.md": (
+            "https://help.sap.com/docs/SERVICEMANAGEMENT/09cc82baadc542a688176dce601398de/"
+            "3a27b85a47fc4dff99184dd5bf181e14.html"
+        ),
+        "docs/Service-Consumption/SAP-Service-Manager/creating-service-keys-in-cloud-foundry-6fcac08.md": (
+            "https://help.sap.com/docs/SERVICEMANAGEMENT/09cc82baadc542a688176dce601398de/"
+            "6fcac08409db4b0f9ad55a6acd4d31c5.html"
+        ),
+        "docs/Service-Consumption/SAP-Service-Manager/managing-services-using-the-sap-btp-cockpit-cdce096.md": (
+            "https://help.sap.com/docs/SERVICEMANAGEMENT/09cc82baadc542a688176dce601398de/"
+            "cdce096d411242bcbfb9644d0860fd0f.html"
+        ),
+    },
 }
 # Two guides the README links by their current product/deliverable names, while other SAP pages still link
 # their pages under the older product code: the same loio names the same page under either.
@@ -222,6 +236,11 @@ needs_bundled = pytest.mark.skipif(
             "destination to the Work Zone advanced content repository for deploying cards",
             "SAP-docs/btp-build-work-zone-advanced",
             "4a90162",
+        ),
+        (
+            "migrate from svcat service catalog to the SAP BTP service operator",
+            "SAP-docs/btp-service-manager",
+            "ec7f5c7",
         ),
     ],
 )

@@ -171,6 +171,13 @@ SOURCES: tuple[DocSource, ...] = (
         "the SAP Build Work Zone, advanced edition Developer Guide",
         help_base=f"{HELP}/WZ/7d3b9c7211ca4d7a9630b524205ee836",
     ),
+    DocSource(
+        "SAP-docs/btp-service-manager",
+        "btp",
+        CC_BY,
+        "the SAP Service Manager documentation",
+        help_base=f"{HELP}/SERVICEMANAGEMENT/09cc82baadc542a688176dce601398de",
+    ),
 )
 
 # capire moved from cap-js/docs; links and query sets written against the old name still mean these pages
