@@ -137,9 +137,16 @@ README_BASE_KNOWN_LOIO = {
             "c029bbbaefbf4350af15115396ba14e2.html"
         ),
     },
+    "SAP-docs/btp-cloud-logging": {
+        "docs/ingest-via-opentelemetry-api-endpoint-fdc78af.md": (
+            "https://help.sap.com/docs/SAP_CLOUD_LOGGING/d82d23dc499c44079e1e779c1d3a5191/"
+            "fdc78af7c69246bc87315d90a061b321.html"
+        ),
+    },
 }
 README_BASES = {
     "SAP-docs/btp-cloud-identity-services": "https://help.sap.com/docs/cloud-identity-services/cloud-identity-services",
+    "SAP-docs/btp-cloud-logging": "https://help.sap.com/docs/cloud-logging/cloud-logging",
 }
 # a page republished from another guide starts with copy<id> instead of loio<id>, as ingest reads it
 _LOIO = re.compile(r"<!--\s*(?:loio|copy)([0-9a-f]{32})\s*-->")
@@ -242,6 +249,7 @@ needs_bundled = pytest.mark.skipif(
             "SAP-docs/btp-service-manager",
             "ec7f5c7",
         ),
+        ("ingest OpenTelemetry traces into SAP Cloud Logging", "SAP-docs/btp-cloud-logging", "fdc78af"),
     ],
 )
 def test_the_bundled_index_answers_from_each_new_source(query: str, repo: str, page: str) -> None:

@@ -178,6 +178,13 @@ SOURCES: tuple[DocSource, ...] = (
         "the SAP Service Manager documentation",
         help_base=f"{HELP}/SERVICEMANAGEMENT/09cc82baadc542a688176dce601398de",
     ),
+    DocSource(
+        "SAP-docs/btp-cloud-logging",
+        "btp",
+        CC_BY,
+        "the SAP Cloud Logging documentation",
+        help_base=f"{HELP}/cloud-logging/cloud-logging",
+    ),
 )
 
 # capire moved from cap-js/docs; links and query sets written against the old name still mean these pages
