@@ -147,6 +147,44 @@ SOURCES: tuple[DocSource, ...] = (
             "cicd-bp": f"{HELP}/CICD_OVERVIEW/3324745951b44b578bd65221d2ff8f9a",
         },
     ),
+    DocSource(
+        "SAP-docs/btp-cloud-identity-services",
+        "btp",
+        CC_BY,
+        "the SAP Cloud Identity Services documentation",
+        help_base=f"{HELP}/cloud-identity-services/cloud-identity-services",
+    ),
+    DocSource(
+        "SAP-docs/sap-artificial-intelligence",
+        "btp",
+        CC_BY,
+        "the SAP AI Core and SAP AI Launchpad documentation",
+        folder_bases={  # the two service guides the repository README links (generative AI hub is in AI Core's)
+            "sap-ai-core": f"{HELP}/AI_CORE/2d6c5984063c40a59eda62f4a9135bee",
+            "sap-ai-launchpad": f"{HELP}/AI_LAUNCHPAD/92d77f26188e4582897b9106b9cb72e0",
+        },
+    ),
+    DocSource(
+        "SAP-docs/btp-build-work-zone-advanced",
+        "btp",
+        CC_BY,
+        "the SAP Build Work Zone, advanced edition Developer Guide",
+        help_base=f"{HELP}/WZ/7d3b9c7211ca4d7a9630b524205ee836",
+    ),
+    DocSource(
+        "SAP-docs/btp-service-manager",
+        "btp",
+        CC_BY,
+        "the SAP Service Manager documentation",
+        help_base=f"{HELP}/SERVICEMANAGEMENT/09cc82baadc542a688176dce601398de",
+    ),
+    DocSource(
+        "SAP-docs/btp-cloud-logging",
+        "btp",
+        CC_BY,
+        "the SAP Cloud Logging documentation",
+        help_base=f"{HELP}/cloud-logging/cloud-logging",
+    ),
 )
 
 # capire moved from cap-js/docs; links and query sets written against the old name still mean these pages
