@@ -91,6 +91,15 @@ def listed_record(slug: str, repo: str, fact: dict | None) -> dict:
     return rec
 
 
+def slug_titled(records: list[dict]) -> dict[str, int]:
+    """Per repository, how many records still have only a title derived from their slug."""
+    counts: dict[str, int] = {}
+    for record in records:
+        if not record["metadata"]:
+            counts[record["repo"]] = counts.get(record["repo"], 0) + 1
+    return counts
+
+
 def build_tutorials(shared: Path, front_matter: dict[str, dict] | None = None) -> dict:
     detailed = {t["slug"]: t for t in json.loads((shared / "tutorials.json").read_text(encoding="utf-8"))}
     baseline = json.loads(
@@ -208,11 +217,8 @@ def main() -> None:
     for record in tutorials["tutorials"]:
         counts[record["status"]] = counts.get(record["status"], 0) + 1
     print("tutorials by status:", ", ".join(f"{n} {status}" for status, n in sorted(counts.items())))
-    slug_titled: dict[str, int] = {}
-    for record in tutorials["tutorials"]:
-        if not record["metadata"]:
-            slug_titled[record["repo"]] = slug_titled.get(record["repo"], 0) + 1
-    print("still titled by their slug:", ", ".join(f"{n} {repo}" for repo, n in sorted(slug_titled.items())) or "none")
+    left = slug_titled(tutorials["tutorials"])
+    print("still titled by their slug:", ", ".join(f"{n} {repo}" for repo, n in sorted(left.items())) or "none")
     for name, data in (
         ("tutorials-baseline.json", tutorials),
         ("news-baseline.json", build_news(args.shared)),
