@@ -3,11 +3,13 @@
 Writes to src/sap_devs/live/data/:
 - tutorials-baseline.json: one record per developers.sap.com tutorial slug, in the platform's
   discovery list (tutorials-ims) or in tutorials.json. Records with metadata come from
-  tutorials.json; slugs only known from the discovery list get a title derived from the slug and
-  `metadata: false`. Each record has a `status` (see sap_devs.live.tutorials.index): `published`
-  when the list has it; otherwise `new` when our copy of its repository is newer than the list
-  (added since; shown when its metadata is full, else `draft`), `withdrawn` when the list is newer
-  than our copy and left it out.
+  tutorials.json, or, for the four repositories too large to copy (Tutorials,
+  abap-core-development, sap-build-process-automation, sap-mobile-development-kit), from the
+  front-matter facts in data/tutorials/front-matter/<repo>.jsonl (see data/tutorials/README.md);
+  a listed slug with neither gets a title derived from the slug and `metadata: false`. Each record
+  has a `status` (see sap_devs.live.tutorials.index): `published` when the list has it; otherwise
+  `new` when our copy of its repository is newer than the list (added since; shown when its
+  metadata is full, else `draft`), `withdrawn` when the list is newer than our copy and left it out.
 - news-baseline.json: SAP Developer News episodes with their SAP Community posts.
 - btp-services-baseline.json: the SAP BTP service and application catalogue.
 """
@@ -25,6 +27,7 @@ from sap_devs.live.tutorials.index import LIVE_STATUSES, unlisted_status
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_SHARED = ROOT.parent / "shared" / "data"
 OUT_DIR = ROOT / "src" / "sap_devs" / "live" / "data"
+FRONT_MATTER = ROOT / "data" / "tutorials" / "front-matter"
 KEEP = ("slug", "title", "description", "tags", "primary_tag", "time_minutes", "level", "url", "steps", "repo")
 
 
@@ -43,12 +46,70 @@ def source_dates(readme: str) -> tuple[dict[str, tuple[str, dt.date]], dt.date]:
     return repos, dt.date.fromisoformat(listed[1])
 
 
-def build_tutorials(shared: Path) -> dict:
+FACT_FIELDS = ("title", "description", "tags", "primary_tag", "time_minutes", "level")
+
+
+def load_front_matter(folder: Path = FRONT_MATTER) -> dict[str, dict]:
+    """Per slug, the front-matter facts read from one repository's file (or a note that it was not found)."""
+    facts: dict[str, dict] = {}
+    for path in sorted(folder.glob("*.jsonl")):
+        repo = f"sap-tutorials/{path.stem}"
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            where = f"{path.name}:{number}"
+            try:
+                fact = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise SystemExit(f"{where}: not JSON ({exc})") from None
+            slug = fact.get("slug")
+            if not isinstance(slug, str) or fact.get("repo") != repo:
+                raise SystemExit(f"{where}: needs a slug and repo {repo!r}")
+            if slug in facts:
+                raise SystemExit(f"{where}: {slug} appears twice")
+            if fact.get("found", True):
+                if not str(fact.get("title") or "").strip() or not re.fullmatch(
+                    r"[0-9a-f]{40}", fact.get("commit", "")
+                ):
+                    raise SystemExit(f"{where}: {slug} needs the title read and the commit of the file")
+                if not isinstance(fact.get("tags"), list):
+                    raise SystemExit(f"{where}: {slug} needs its tags as a list")
+            elif not fact.get("note"):
+                raise SystemExit(f"{where}: {slug} was not found; say where it was looked for in `note`")
+            facts[slug] = fact
+    return facts
+
+
+def listed_record(slug: str, repo: str, fact: dict | None) -> dict:
+    """A slug the discovery list publishes but tutorials.json lacks: its front-matter facts when
+    they were read, else a title derived from the slug and ``metadata: false``."""
+    rec: dict = {"slug": slug, "url": f"https://developers.sap.com/tutorials/{slug}.html", "repo": repo}
+    if fact is not None and fact.get("found", True):
+        if fact["repo"] != repo:
+            raise SystemExit(f"{slug}: the list says {repo}, the front matter was read from {fact['repo']}")
+        rec.update({k: fact.get(k) for k in FACT_FIELDS}, status="published", metadata=True)
+    else:
+        rec.update(title=slug.replace("-", " "), status="published", metadata=False)
+    return rec
+
+
+def slug_titled(records: list[dict]) -> dict[str, int]:
+    """Per repository, how many records still have only a title derived from their slug."""
+    counts: dict[str, int] = {}
+    for record in records:
+        if not record["metadata"]:
+            counts[record["repo"]] = counts.get(record["repo"], 0) + 1
+    return counts
+
+
+def build_tutorials(shared: Path, front_matter: dict[str, dict] | None = None) -> dict:
     detailed = {t["slug"]: t for t in json.loads((shared / "tutorials.json").read_text(encoding="utf-8"))}
     baseline = json.loads(
         (shared / "tutorials-ims" / "scripts" / "parsers" / "discovery-baseline.json").read_text(encoding="utf-8")
     )
     copies, list_date = source_dates((shared / "README.md").read_text(encoding="utf-8"))
+    facts = front_matter or {}
+    stray = sorted(set(facts) - (set(baseline) - set(detailed)))
+    if stray:
+        raise SystemExit(f"front matter for slugs the list does not publish or tutorials.json has: {', '.join(stray)}")
     undated = sorted({t["repo"] for t in detailed.values()} - set(copies))
     if undated:
         raise SystemExit(f"no copy date for {', '.join(undated)} in shared/data/README.md")
@@ -66,23 +127,27 @@ def build_tutorials(shared: Path) -> dict:
                 rec["status"] = unlisted_status(source, read_after_list=copies[source["repo"]][1] > list_date)
             rec["metadata"] = True
         else:
-            entry = baseline[slug]
-            rec = {
-                "slug": slug,
-                "title": slug.replace("-", " "),
-                "url": f"https://developers.sap.com/tutorials/{slug}.html",
-                "repo": f"sap-tutorials/{entry['repo']}",
-                "status": "published",
-                "metadata": False,
-            }
+            rec = listed_record(slug, f"sap-tutorials/{baseline[slug]['repo']}", facts.get(slug))
         rec["live"] = rec["status"] in LIVE_STATUSES
         records.append({k: v for k, v in rec.items() if v is not None})
+    read = sorted(
+        {f.get("read_from", f["repo"]) for f in facts.values() if f.get("found", True)}
+        | {f["repo"] for f in facts.values() if f.get("found", True)}
+    )
+    sources = [
+        "sap-tutorials/* tutorial front matter via shared/data/tutorials.json (CC-BY-4.0; btp-adai Apache-2.0): "
+        + ", ".join(f"{repo.split('/', 1)[1]}@{commit} ({day})" for repo, (commit, day) in sorted(copies.items())),
+    ]
+    if read:
+        sources.append(
+            "sap-tutorials/{" + ",".join(r.split("/", 1)[1] for r in read) + "} tutorial front matter (CC-BY-4.0 per "
+            "REUSE.toml), read file by file on 2026-12-01; the commit of each file is in data/tutorials/front-matter/"
+        )
     return {
         "data_as_of": "2026-11-29",
         "list_as_of": list_date.isoformat(),
         "sources": [
-            "sap-tutorials/* tutorial front matter via shared/data/tutorials.json (CC-BY-4.0; btp-adai Apache-2.0): "
-            + ", ".join(f"{repo.split('/', 1)[1]}@{commit} ({day})" for repo, (commit, day) in sorted(copies.items())),
+            *sources,
             f"sap-tutorials/tutorials-ims scripts/parsers/discovery-baseline.json (Apache-2.0), last changed {list_date}",
         ],
         "tutorials": records,
@@ -147,11 +212,13 @@ def main() -> None:
     parser.add_argument("--shared", type=Path, default=DEFAULT_SHARED)
     args = parser.parse_args()
     OUT_DIR.mkdir(parents=True, exist_ok=True)
-    tutorials = build_tutorials(args.shared)
+    tutorials = build_tutorials(args.shared, load_front_matter())
     counts: dict[str, int] = {}
     for record in tutorials["tutorials"]:
         counts[record["status"]] = counts.get(record["status"], 0) + 1
     print("tutorials by status:", ", ".join(f"{n} {status}" for status, n in sorted(counts.items())))
+    left = slug_titled(tutorials["tutorials"])
+    print("still titled by their slug:", ", ".join(f"{n} {repo}" for repo, n in sorted(left.items())) or "none")
     for name, data in (
         ("tutorials-baseline.json", tutorials),
         ("news-baseline.json", build_news(args.shared)),
