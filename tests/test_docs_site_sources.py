@@ -1,0 +1,128 @@
+"""The sources of issue 29 that are not Help Portal guides: each page's address by its site's rule,
+checked on the bundled tarballs against addresses the sites and repositories themselves give."""
+
+from __future__ import annotations
+
+import re
+import tarfile
+from pathlib import Path
+
+import pytest
+
+from sap_devs.docs import store
+from sap_devs.docs.build import tarball_name
+from sap_devs.docs.ingest import load_source
+from sap_devs.docs.sources import BY_REPO, DocSource, is_page, page_url
+from sap_devs.mcp.tools.docs.search_docs import section_url
+
+TARBALLS = Path(__file__).resolve().parent.parent / "data" / "docs"
+
+
+def _tarball(repo: str) -> Path:
+    path = TARBALLS / tarball_name(BY_REPO[repo.lower()])
+    if not path.is_file():
+        pytest.skip(f"{path.name} is not in this checkout")
+    return path
+
+
+def _raw(repo: str, inner: str) -> str:
+    with tarfile.open(_tarball(repo)) as tar:
+        for member in tar.getmembers():
+            if member.isfile() and member.name.split("/", 1)[-1] == inner:
+                return tar.extractfile(member).read().decode()  # type: ignore[union-attr]
+    raise AssertionError(f"{inner} is not in the tarball of {repo}")
+
+
+# --- SAP/styleguides: read on GitHub, as the repository README links its two guides --------------
+
+
+def test_clean_abap_pages_are_their_github_files_in_english_only() -> None:
+    source = BY_REPO["sap/styleguides"]
+    _, pages, _ = load_source(source, str(_tarball("SAP/styleguides")))
+    urls = {p.path: p.url for p in pages}
+    # the README's "Style Guides" list links clean-abap/CleanABAP.md and abap-code-review/ABAPCodeReview.md
+    assert urls["clean-abap/CleanABAP.md"] == "https://github.com/SAP/styleguides/blob/main/clean-abap/CleanABAP.md"
+    assert (
+        urls["abap-code-review/ABAPCodeReview.md"]
+        == "https://github.com/SAP/styleguides/blob/main/abap-code-review/ABAPCodeReview.md"
+    )
+    assert all(url == f"https://github.com/SAP/styleguides/blob/main/{path}" for path, url in urls.items())
+    assert len([p for p in urls if p.startswith("clean-abap/sub-sections/")]) >= 7
+    # the translations and the cheat sheet's download list are no pages of their own
+    assert not is_page(source, "clean-abap/CleanABAP_de.md")
+    assert not is_page(source, "clean-abap/cheat-sheet/CheatSheet.md")
+    assert {p.product for p in pages} == {"abap"} and source.licence == "CC-BY-3.0"
+
+
+def test_every_clean_abap_rule_is_a_section_with_the_anchor_the_guide_links() -> None:
+    _, pages, _ = load_source(BY_REPO["sap/styleguides"], str(_tarball("SAP/styleguides")))
+    page = next(p for p in pages if p.path == "clean-abap/CleanABAP.md")
+    raw = _raw("SAP/styleguides", "clean-abap/CleanABAP.md")
+    contents = raw[raw.index("## Content") : raw.index("\n## How to\n")]
+    linked = set(re.findall(r"\]\(#([^)]+)\)", contents))  # GitHub's heading ids, as the guide's own outline uses them
+    anchors = [s.anchor for s in page.sections[1:]]
+    assert len(anchors) > 150 and set(anchors) <= linked
+    by_heading = {s.heading[-1]: s for s in page.sections}
+    rule = by_heading["FINAL if not designed for inheritance"]  # an h4 rule under "Classes > Scope"
+    assert rule.heading == ["Clean ABAP", "Classes", "Scope", "FINAL if not designed for inheritance"]
+    assert rule.anchor == "final-if-not-designed-for-inheritance"
+    assert "[Content](#content)" not in rule.text  # the outline breadcrumb is not content
+    url = section_url("SAP/styleguides", page.url, rule.anchor)
+    assert url == (
+        "https://github.com/SAP/styleguides/blob/main/clean-abap/CleanABAP.md#final-if-not-designed-for-inheritance"
+    )
+
+
+def test_links_between_clean_abap_pages_lead_to_github() -> None:
+    _, pages, _ = load_source(BY_REPO["sap/styleguides"], str(_tarball("SAP/styleguides")))
+    text = "\n".join(s.text for p in pages if p.path == "clean-abap/CleanABAP.md" for s in p.sections)
+    assert "(https://github.com/SAP/styleguides/blob/main/clean-abap/sub-sections/Exceptions.md)" in text
+
+
+# --- static sites: MkDocs (directory URLs) and VitePress (no cleanUrls) ---------------------------
+
+
+def test_site_rules_for_mkdocs_and_vitepress() -> None:
+    mkdocs = DocSource("o/m", "ui5", "x", "m", site_base="https://example.org/m/", site_style="mkdocs")
+    vitepress = DocSource(
+        "o/v", "btp", "x", "v", docs_dir="docs/user", site_base="https://example.org/v/", site_style="vitepress"
+    )
+    assert page_url(mkdocs, "docs/pages/Server.md", None) == "https://example.org/m/pages/Server/"
+    assert page_url(mkdocs, "docs/index.md", None) == "https://example.org/m/"
+    assert page_url(vitepress, "docs/user/tutorials/README.md", None) == "https://example.org/v/tutorials/README.html"
+    assert page_url(vitepress, "docs/user/a/index.md", None) == "https://example.org/v/a/"
+    assert page_url(DocSource("o/x", "btp", "x", "x", site_base="https://example.org/"), "docs/a.md", None) is None
+
+
+needs_bundled = pytest.mark.skipif(
+    not store.bundled_path().is_file(), reason="the bundled docs index is built by `pip install` (hatch_build.py)"
+)
+
+
+@needs_bundled
+@pytest.mark.parametrize(
+    ("query", "product", "repo", "path", "section"),
+    [
+        (
+            "should I use lv_ and lt_ prefixes for ABAP variable names",
+            "abap",
+            "SAP/styleguides",
+            "clean-abap/CleanABAP.md",
+            "Avoid encodings, esp. Hungarian notation and prefixes",
+        ),
+    ],
+)
+def test_the_bundled_index_answers_from_each_site_source(
+    query: str, product: str, repo: str, path: str, section: str
+) -> None:
+    store.reset()
+    index = store.current()
+    pages, _ = index.pages_of(repo)
+    _, tarball_pages, _ = load_source(BY_REPO[repo.lower()], str(_tarball(repo)))
+    assert len(pages) == len(tarball_pages)  # every page of the tarball is indexed
+    hits, _ = index.search(query, product=product, limit=5)
+    found = [h for h in hits if h.source == repo and h.path == path]
+    assert found, [(h.source, h.path) for h in hits]
+    assert found[0].section.endswith(section)
+    doc = index.read(found[0].page_id)
+    assert doc.url == found[0].url and doc.source.licence == BY_REPO[repo.lower()].licence
