@@ -94,6 +94,41 @@ def test_site_rules_for_mkdocs_and_vitepress() -> None:
     assert page_url(DocSource("o/x", "btp", "x", "x", site_base="https://example.org/"), "docs/a.md", None) is None
 
 
+# Pages of each site as the sites' own pages link them (absolute links in the repositories' Markdown).
+KNOWN = {
+    "UI5/cli": {  # mkdocs.yml: site_url https://ui5.github.io/cli/, mike version v4 with the default alias "stable"
+        "docs/index.md": "https://ui5.github.io/cli/stable/",
+        "docs/pages/Configuration.md": "https://ui5.github.io/cli/stable/pages/Configuration/",  # Project.md links it
+        "docs/updates/migrate-v3.md": "https://ui5.github.io/cli/stable/updates/migrate-v3/",  # the RFCs link it
+        "docs/pages/extensibility/CustomTasks.md": "https://ui5.github.io/cli/stable/pages/extensibility/CustomTasks/",
+    },
+}
+
+
+@pytest.mark.parametrize("repo", sorted(KNOWN))
+def test_site_pages_have_the_address_their_site_links_them_by(repo: str) -> None:
+    source = BY_REPO[repo.lower()]
+    _, pages, _ = load_source(source, str(_tarball(repo)))
+    urls = {p.path: p.url for p in pages}
+    for path, url in KNOWN[repo].items():
+        assert urls.get(path) == url, path
+    prefix = source.site_base
+    assert prefix and all(u.startswith(prefix) for u in urls.values())
+    assert len(set(urls.values())) == len(urls)  # no two pages share an address
+
+
+def test_ui5_cli_keeps_the_samples_in_its_tabs_and_admonitions_as_code() -> None:
+    _, pages, _ = load_source(BY_REPO["ui5/cli"], str(_tarball("UI5/cli")))
+    server = next(p for p in pages if p.path == "docs/pages/GettingStarted.md")
+    headings = [s.heading[-1] for s in server.sections]
+    assert not any(h.startswith(("Global", "In your project")) for h in headings)  # "# Global" in a tab's sample
+    text = "\n".join(s.text for s in server.sections)
+    assert "```sh\n# Global installation to have the command available\nnpm install --global @ui5/cli" in text
+    assert "!!!" not in text and '=== "' not in text
+    # the repository was renamed: ids and links written with the old name still find its pages
+    assert BY_REPO["sap/ui5-tooling"] is BY_REPO["ui5/cli"]
+
+
 needs_bundled = pytest.mark.skipif(
     not store.bundled_path().is_file(), reason="the bundled docs index is built by `pip install` (hatch_build.py)"
 )
@@ -109,6 +144,13 @@ needs_bundled = pytest.mark.skipif(
             "SAP/styleguides",
             "clean-abap/CleanABAP.md",
             "Avoid encodings, esp. Hungarian notation and prefixes",
+        ),
+        (
+            "exclude a file from Component-preload.js in ui5.yaml",
+            "ui5",
+            "UI5/cli",
+            "docs/pages/Configuration.md",
+            "Component Preload Generation",
         ),
     ],
 )

@@ -166,10 +166,21 @@ SOURCES: tuple[DocSource, ...] = (
         only=("clean-abap/CleanABAP.md", "clean-abap/sub-sections/", "abap-code-review/ABAPCodeReview.md"),
         section_level=4,  # CleanABAP.md is one page of rules, most of them h4 under an h3 topic
     ),
+    DocSource(
+        "UI5/cli",  # formerly SAP/ui5-tooling (mkdocs.yml: repo_url https://github.com/UI5/cli)
+        "ui5",
+        APACHE,
+        "the UI5 CLI documentation",
+        # mkdocs.yml: site_url https://ui5.github.io/cli/, built by mike as version v4 with the alias
+        # "stable" set as default (deploy-docs.yml), use_directory_urls as MkDocs has it by default
+        site_base="https://ui5.github.io/cli/stable/",
+        site_style="mkdocs",
+        skip=("docs/indexJsdoc.md", "docs/Guidelines.md"),  # the JSDoc landing page; the contributors' rules
+    ),
 )
 
 # capire moved from cap-js/docs; links and query sets written against the old name still mean these pages
-REPO_ALIASES = {"cap-js/docs": "capire/docs"}
+REPO_ALIASES = {"cap-js/docs": "capire/docs", "sap/ui5-tooling": "UI5/cli"}
 BY_REPO = {s.repo.lower(): s for s in SOURCES}
 BY_REPO.update({old: BY_REPO[new.lower()] for old, new in REPO_ALIASES.items()})
 

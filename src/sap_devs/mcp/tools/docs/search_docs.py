@@ -40,6 +40,9 @@ PRODUCT_NAMES = {
     "sap-integration-suite": "integration-suite",
     "abap-cloud": "abap",
     "rap": "abap",
+    "ui5-cli": "ui5",
+    "ui5-tooling": "ui5",
+    "clean-abap": "abap",
 }
 
 
