@@ -102,6 +102,15 @@ KNOWN = {
         "docs/updates/migrate-v3.md": "https://ui5.github.io/cli/stable/updates/migrate-v3/",  # the RFCs link it
         "docs/pages/extensibility/CustomTasks.md": "https://ui5.github.io/cli/stable/pages/extensibility/CustomTasks/",
     },
+    "kyma-project/kyma": {  # the troubleshooting README links its pages so
+        "docs/04-operation-guides/troubleshooting/01-k3d-fails-on-linux.md": (
+            "https://kyma-project.io/04-operation-guides/troubleshooting/01-k3d-fails-on-linux.html"
+        ),
+        "docs/04-operation-guides/troubleshooting/security/sec-01-certificates-gardener.md": (
+            "https://kyma-project.io/04-operation-guides/troubleshooting/security/sec-01-certificates-gardener.html"
+        ),
+        "docs/README.md": "https://kyma-project.io/README.html",  # the site's "Documentation" link, /README
+    },
 }
 
 
@@ -115,6 +124,7 @@ def test_site_pages_have_the_address_their_site_links_them_by(repo: str) -> None
     prefix = source.site_base
     assert prefix and all(u.startswith(prefix) for u in urls.values())
     assert len(set(urls.values())) == len(urls)  # no two pages share an address
+    assert all("{docsify" not in p.title for p in pages)  # Kyma's old docsify markers are no part of a title
 
 
 def test_ui5_cli_keeps_the_samples_in_its_tabs_and_admonitions_as_code() -> None:
@@ -151,6 +161,13 @@ needs_bundled = pytest.mark.skipif(
             "UI5/cli",
             "docs/pages/Configuration.md",
             "Component Preload Generation",
+        ),
+        (
+            "k3d cluster create fails cannot bind to reserved port 80",
+            "btp",
+            "kyma-project/kyma",
+            "docs/04-operation-guides/troubleshooting/01-k3d-fails-on-linux.md",
+            "",
         ),
     ],
 )

@@ -177,6 +177,19 @@ SOURCES: tuple[DocSource, ...] = (
         site_style="mkdocs",
         skip=("docs/indexJsdoc.md", "docs/Guidelines.md"),  # the JSDoc landing page; the contributors' rules
     ),
+    # kyma-project.io is one VitePress site (.vitepress/config.mjs: srcDir docs, base /, no cleanUrls): the
+    # kyma repository's docs/ at the root, each module's docs/user/ copied to external-content/<repo>/docs/user/
+    # (.github/workflows/deploy.yml); the docs link their pages so, e.g. .../istio/docs/user/troubleshooting/README.html
+    DocSource(
+        "kyma-project/kyma",
+        "btp",
+        APACHE,
+        "the Kyma documentation",
+        site_base="https://kyma-project.io/",
+        site_style="vitepress",
+        readme_pages=True,
+        skip=("docs/vitepress-structure.md",),  # how the site itself is built
+    ),
 )
 
 # capire moved from cap-js/docs; links and query sets written against the old name still mean these pages
