@@ -111,6 +111,15 @@ KNOWN = {
         ),
         "docs/README.md": "https://kyma-project.io/README.html",  # the site's "Documentation" link, /README
     },
+    "kyma-project/api-gateway": {  # docs/user/ copied to external-content/api-gateway/docs/user/ (deploy.yml)
+        "docs/user/troubleshooting-guides/README.md": (  # as kyma's troubleshooting README links it
+            "https://kyma-project.io/external-content/api-gateway/docs/user/troubleshooting-guides/README.html"
+        ),
+        "docs/user/expose-workloads/significance-of-rule-path-and-method-order.md": (  # as its own pages link it
+            "https://kyma-project.io/external-content/api-gateway/docs/user/expose-workloads/"
+            "significance-of-rule-path-and-method-order.html"
+        ),
+    },
 }
 
 
@@ -168,6 +177,13 @@ needs_bundled = pytest.mark.skipif(
             "kyma-project/kyma",
             "docs/04-operation-guides/troubleshooting/01-k3d-fails-on-linux.md",
             "",
+        ),
+        (
+            "APIRule v2 CORS policy errors after migration from v1beta1",
+            "btp",
+            "kyma-project/api-gateway",
+            "docs/user/apirule-migration/01-85-apirule-migration-faq.md",
+            "Why do I get CORS policy errors after applying APIRule `v2`?",
         ),
     ],
 )

@@ -190,6 +190,16 @@ SOURCES: tuple[DocSource, ...] = (
         readme_pages=True,
         skip=("docs/vitepress-structure.md",),  # how the site itself is built
     ),
+    DocSource(
+        "kyma-project/api-gateway",
+        "btp",
+        APACHE,
+        "the Kyma API Gateway module documentation",
+        docs_dir="docs/user",
+        site_base="https://kyma-project.io/external-content/api-gateway/docs/user/",
+        site_style="vitepress",
+        readme_pages=True,
+    ),
 )
 
 # capire moved from cap-js/docs; links and query sets written against the old name still mean these pages
