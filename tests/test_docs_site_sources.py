@@ -120,6 +120,11 @@ KNOWN = {
             "significance-of-rule-path-and-method-order.html"
         ),
     },
+    "kyma-project/istio": {
+        "docs/user/troubleshooting/README.md": (
+            "https://kyma-project.io/external-content/istio/docs/user/troubleshooting/README.html"
+        ),
+    },
 }
 
 

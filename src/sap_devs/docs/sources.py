@@ -200,6 +200,16 @@ SOURCES: tuple[DocSource, ...] = (
         site_style="vitepress",
         readme_pages=True,
     ),
+    DocSource(
+        "kyma-project/istio",
+        "btp",
+        APACHE,
+        "the Kyma Istio module documentation",
+        docs_dir="docs/user",
+        site_base="https://kyma-project.io/external-content/istio/docs/user/",
+        site_style="vitepress",
+        readme_pages=True,
+    ),
 )
 
 # capire moved from cap-js/docs; links and query sets written against the old name still mean these pages
