@@ -125,6 +125,11 @@ KNOWN = {
             "https://kyma-project.io/external-content/istio/docs/user/troubleshooting/README.html"
         ),
     },
+    "kyma-project/serverless": {
+        "docs/user/troubleshooting-guides/README.md": (
+            "https://kyma-project.io/external-content/serverless/docs/user/troubleshooting-guides/README.html"
+        ),
+    },
 }
 
 

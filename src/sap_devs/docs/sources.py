@@ -210,6 +210,16 @@ SOURCES: tuple[DocSource, ...] = (
         site_style="vitepress",
         readme_pages=True,
     ),
+    DocSource(
+        "kyma-project/serverless",
+        "btp",
+        APACHE,
+        "the Kyma Serverless module documentation",
+        docs_dir="docs/user",
+        site_base="https://kyma-project.io/external-content/serverless/docs/user/",
+        site_style="vitepress",
+        readme_pages=True,
+    ),
 )
 
 # capire moved from cap-js/docs; links and query sets written against the old name still mean these pages
