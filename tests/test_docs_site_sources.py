@@ -130,6 +130,11 @@ KNOWN = {
             "https://kyma-project.io/external-content/serverless/docs/user/troubleshooting-guides/README.html"
         ),
     },
+    "kyma-project/telemetry-manager": {
+        "docs/user/troubleshooting.md": (
+            "https://kyma-project.io/external-content/telemetry-manager/docs/user/troubleshooting.html"
+        ),
+    },
 }
 
 
