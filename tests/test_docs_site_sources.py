@@ -135,6 +135,11 @@ KNOWN = {
             "https://kyma-project.io/external-content/telemetry-manager/docs/user/troubleshooting.html"
         ),
     },
+    "kyma-project/btp-manager": {
+        "docs/user/troubleshooting/README.md": (
+            "https://kyma-project.io/external-content/btp-manager/docs/user/troubleshooting/README.html"
+        ),
+    },
 }
 
 

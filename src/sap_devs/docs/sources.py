@@ -230,6 +230,16 @@ SOURCES: tuple[DocSource, ...] = (
         site_style="vitepress",
         readme_pages=True,
     ),
+    DocSource(
+        "kyma-project/btp-manager",
+        "btp",
+        APACHE,
+        "the Kyma SAP BTP Operator module documentation",
+        docs_dir="docs/user",
+        site_base="https://kyma-project.io/external-content/btp-manager/docs/user/",
+        site_style="vitepress",
+        readme_pages=True,
+    ),
 )
 
 # capire moved from cap-js/docs; links and query sets written against the old name still mean these pages
