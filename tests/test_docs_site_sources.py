@@ -199,11 +199,11 @@ needs_bundled = pytest.mark.skipif(
             "",
         ),
         (
-            "APIRule v2 CORS policy errors after migration from v1beta1",
+            "why do I get CORS errors after applying APIRule v2",
             "btp",
             "kyma-project/api-gateway",
-            "docs/user/apirule-migration/01-85-apirule-migration-faq.md",
-            "Why do I get CORS policy errors after applying APIRule `v2`?",
+            "docs/user/custom-resources/apirule/04-70-changes-in-apirule-v2.md",
+            "CORS Policy Is Not Applied by Default",
         ),
     ],
 )
