@@ -11,7 +11,7 @@ import pytest
 
 from sap_devs.docs import store
 from sap_devs.docs.build import tarball_name
-from sap_devs.docs.ingest import load_source
+from sap_devs.docs.ingest import load_source, mkdocs_blocks
 from sap_devs.docs.sources import BY_REPO, DocSource, is_page, page_url
 from sap_devs.mcp.tools.docs.search_docs import section_url
 
@@ -166,6 +166,41 @@ def test_ui5_cli_keeps_the_samples_in_its_tabs_and_admonitions_as_code() -> None
     assert "!!!" not in text and '=== "' not in text
     # the repository was renamed: ids and links written with the old name still find its pages
     assert BY_REPO["sap/ui5-tooling"] is BY_REPO["ui5/cli"]
+
+
+def test_mkdocs_tabs_and_admonitions_nest_and_leave_other_markdown_alone() -> None:
+    page = "\n".join(
+        [
+            "Title",
+            "=====",  # a setext underline is no tab
+            '=== "module"',
+            "    !!! info",
+            "        Since v3.5.0.",
+            "    ```yaml",
+            "    builder: {}",
+            "    ```",
+            "",
+            "After the tab.",
+            "```sh",
+            '=== "not a tab inside code"',
+            "```",
+        ]
+    )
+    assert mkdocs_blocks(page).split("\n") == [
+        "Title",
+        "=====",
+        "**module:**",
+        "**Info:**",
+        "Since v3.5.0.",
+        "```yaml",
+        "builder: {}",
+        "```",
+        "",
+        "After the tab.",
+        "```sh",
+        '=== "not a tab inside code"',
+        "```",
+    ]
 
 
 needs_bundled = pytest.mark.skipif(
