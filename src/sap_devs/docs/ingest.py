@@ -73,6 +73,10 @@ _ESCAPES = re.compile(r"\\([()\[\]#_*<>|`.!-])")
 _BACK_TO_TOP = re.compile(r"^\s*<p align=\"right\">.*?top.*?</p>\s*$", re.I)
 _TOC_LINE = re.compile(r"^\s*[-*]\s+\[[^\]]*\]\(#[^)]*\)\s*$")
 _BACK_LINK = re.compile(r"^\s*Back to \[Top\]\([^)]*\)\s*$", re.I)
+# Clean ABAP opens each section with its place in the outline: "> [Clean ABAP](#clean-abap) > [Content](#content) > ..."
+# docsify's markers for its search and sidebar (Kyma's pages kept them from the old site): not part of the title
+_DOCSIFY_IGNORE = re.compile(r"\s*\{docsify-ignore(?:-all)?\}")
+_BREADCRUMB = re.compile(r"^\s*>\s*\[[^\]]*\]\(#[^)]*\)(?:\s*>\s*\[[^\]]*\]\(#[^)]*\))+\s*$")
 _ALERT = re.compile(r"^(\s*>\s*)\[!(NOTE|TIP|IMPORTANT|WARNING|CAUTION)\]\s*$", re.I)  # GitHub's alert syntax
 _SLUG_DROP = re.compile(r"[^\w\- ]+")
 # a heading that is a link ("### [cds. Service](core-services)" in capire): its text, with any {target=...}
@@ -235,6 +239,8 @@ def clean(text: str, *, meta: dict[str, str] | None = None) -> str:
             continue
         if stripped == "[[toc]]" or _BACK_TO_TOP.match(line) or _TOC_LINE.match(line) or _BACK_LINK.match(line):
             continue
+        if _BREADCRUMB.match(line):
+            continue
         alert = _ALERT.match(line)
         if alert:
             out.append(f"{alert.group(1)}**{alert.group(2).capitalize()}:**")
@@ -251,15 +257,17 @@ def clean(text: str, *, meta: dict[str, str] | None = None) -> str:
             line = re.sub(r"\{\{\s*\$frontmatter\.(\w+)\s*\}\}", lambda m: meta.get(m.group(1), ""), line)
         heading = _HEADING.match(stripped) if _indent(line) <= 3 else None  # deeper is list text or code
         if heading:
-            out.append(f"{heading.group(1)} {_clean_prose(heading.group(2))}".rstrip())
+            text = _DOCSIFY_IGNORE.sub("", heading.group(2))
+            out.append(f"{heading.group(1)} {_clean_prose(text)}".rstrip())
             continue
         out.append(_ATTRS.sub("", _clean_prose(line)).rstrip())
     joined = "\n".join(out)
     return _outside_fences(joined, lambda prose: re.sub(r"\n{3,}", "\n\n", prose)).strip()  # code keeps its blank lines
 
 
-def split_sections(text: str, title: str) -> list[Section]:
-    """Sections at h1-h3 (outside code), each with its heading path and anchor."""
+def split_sections(text: str, title: str, level: int = SECTION_LEVEL) -> list[Section]:
+    """Sections at h1 to h``level`` (h3 unless a source says otherwise; outside code), each with its
+    heading path and anchor."""
     sections: list[Section] = []
     path: list[str] = [title]
     levels: list[int] = [1]
@@ -274,24 +282,24 @@ def split_sections(text: str, title: str) -> list[Section]:
 
     for line in text.splitlines():
         match = None if fences.step(line) or _indent(line) > 3 else _HEADING.match(line.strip())
-        if match and len(match.group(1)) <= SECTION_LEVEL:
+        if match and len(match.group(1)) <= level:
             flush()
             current = []
-            level = len(match.group(1))
+            depth = len(match.group(1))
             raw = match.group(2)
             attr = re.search(r"\{\s*#([\w-]+)\s*\}", raw)
             name = _ATTRS.sub("", _HEADING_LINK.sub(r"\1", raw)).strip()
             anchor = attr.group(1) if attr else slug(name)
-            if level == 1:
+            if depth == 1:
                 path, levels = [name], [1]
                 continue
-            while levels and levels[-1] >= level:
+            while levels and levels[-1] >= depth:
                 levels.pop()
                 path.pop()
             if not path:
                 path, levels = [title], [1]
             path.append(name)
-            levels.append(level)
+            levels.append(depth)
             continue
         current.append(line)
     flush()
@@ -381,6 +389,47 @@ def flatten_tables(text: str) -> str:
     return "\n".join(out)
 
 
+# MkDocs' admonitions (!!! tip "Title", ??? collapsed) and content tabs (=== "Tab"): their body is the block
+# indented under them, which plain Markdown would read as a code block (and its "# comment" lines as headings)
+_MKDOCS_ADMONITION = re.compile(r'^([ \t]*)(?:!!!|\?\?\?\+?)[ \t]+([\w-]+)(?:[ \t]+"([^"]*)")?[ \t]*$')
+_MKDOCS_TAB = re.compile(r'^([ \t]*)===\+?[ \t]+"([^"]*)"[ \t]*$')
+
+
+def mkdocs_blocks(text: str) -> str:
+    """MkDocs' admonitions and tabs as a bold title line with their body one level less indented (as the
+    site shows them: a code sample in a tab is a code block again); nested ones the same way."""
+    lines = text.split("\n")
+    out: list[str] = []
+    i = 0
+    fences = Fences()
+    while i < len(lines):
+        line = lines[i]
+        admonition = None if fences.step(line) else _MKDOCS_ADMONITION.match(line) or _MKDOCS_TAB.match(line)
+        if not admonition:
+            out.append(line)
+            i += 1
+            continue
+        indent = admonition.group(1)
+        if admonition.re is _MKDOCS_TAB:
+            title = admonition.group(2)
+        else:
+            title = admonition.group(3) if admonition.group(3) is not None else admonition.group(2).capitalize()
+        out.append(f"{indent}**{title}:**" if title else "")
+        i += 1
+        body: list[str] = []
+        while i < len(lines) and (not lines[i].strip() or lines[i].startswith((indent + "\t", indent + "    "))):
+            rest = lines[i][len(indent) :]
+            body.append(indent + (rest[1:] if rest.startswith("\t") else rest[4:]) if lines[i].strip() else "")
+            i += 1
+        end = len(body)
+        while end and not body[end - 1].strip():  # blank lines after the block are the page's again
+            end -= 1
+        if end:
+            out.extend(mkdocs_blocks("\n".join(body[:end])).split("\n"))
+        out.extend(body[end:])
+    return "\n".join(out)
+
+
 def parse_page(source: DocSource, path: str, raw: str, links: dict[str, str] | None = None) -> Page | None:
     """One Markdown file as a Page; None when it has no public address or no content."""
     loio_match = _LOIO.search(raw[:2000])
@@ -388,6 +437,8 @@ def parse_page(source: DocSource, path: str, raw: str, links: dict[str, str] | N
     if url is None:
         return None
     meta, body = _front_matter(raw)
+    if source.site_style == "mkdocs":
+        body = mkdocs_blocks(body)
     if links:
         body = _outside_fences(body, lambda prose: _relink(prose, source, path, links))
     # headings keep their {#id} until sections are split; clean() drops attributes on other lines
@@ -403,7 +454,7 @@ def parse_page(source: DocSource, path: str, raw: str, links: dict[str, str] | N
     for marker, attr in heading_attrs.items():
         text = text.replace(marker, " " + attr.strip())
     title = meta.get("title") or _first_heading(text) or path.rsplit("/", 1)[-1][:-3]
-    sections = split_sections(text, title)
+    sections = split_sections(text, title, source.section_level)
     if not sections:
         return None
     return Page(source.repo, path, title, url, source.product, sections)

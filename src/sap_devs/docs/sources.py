@@ -26,6 +26,14 @@ class DocSource:
     help_base: str | None = None  # SAP Help Portal base for loio pages: <help_base>/<loio>.html
     folder_bases: dict[str, str] = field(default_factory=dict)  # first folder under docs_dir -> help base
     folder_products: dict[str, str] = field(default_factory=dict)  # first folder -> product, when it differs
+    # Sites that are not the Help Portal (the fields below are read for them only):
+    on_github: bool = False  # the pages are read on GitHub itself: /blob/<branch>/<path>, GitHub heading anchors
+    site_base: str | None = None  # where a static site publishes docs_dir; with site_style the URL rule
+    site_style: str = ""  # "mkdocs": <stem>/ (use_directory_urls); "vitepress": <stem>.html (no cleanUrls)
+    only: tuple[str, ...] = ()  # when set, the pages: these files, or files under these folders ("x/")
+    skip: tuple[str, ...] = ()  # files of docs_dir that are about the site or project, not the product
+    readme_pages: bool = False  # README.md is a page (VitePress serves it as README.html)
+    section_level: int = 3  # headings down to this level start sections (Clean ABAP's rules are h4)
 
     @property
     def name(self) -> str:
@@ -44,7 +52,7 @@ HELP = "https://help.sap.com/docs"
 
 SOURCES: tuple[DocSource, ...] = (
     DocSource("capire/docs", "cap", APACHE, "Capire, the CAP documentation", docs_dir=""),
-    DocSource("SAP-samples/abap-cheat-sheets", "abap", APACHE, "the ABAP cheat sheets", docs_dir=""),
+    DocSource("SAP-samples/abap-cheat-sheets", "abap", APACHE, "the ABAP cheat sheets", docs_dir="", on_github=True),
     DocSource("SAP-docs/sapui5", "ui5", CC_BY, "the SAPUI5 documentation"),
     DocSource(
         "SAP-docs/btp-cloud-platform",
@@ -185,12 +193,97 @@ SOURCES: tuple[DocSource, ...] = (
         "the SAP Cloud Logging documentation",
         help_base=f"{HELP}/cloud-logging/cloud-logging",
     ),
+    DocSource(
+        "SAP/styleguides",
+        "abap",
+        "CC-BY-3.0",  # .reuse/dep5: Files: * License: CC-BY-3.0
+        "the Clean ABAP style guide and the ABAP code review guide",
+        docs_dir="",
+        on_github=True,  # the repository README links the guides as its Markdown files; there is no other site
+        # English only: the translations (CleanABAP_de.md ...) would answer the same questions a second time
+        only=("clean-abap/CleanABAP.md", "clean-abap/sub-sections/", "abap-code-review/ABAPCodeReview.md"),
+        section_level=4,  # CleanABAP.md is one page of rules, most of them h4 under an h3 topic
+    ),
+    DocSource(
+        "UI5/cli",  # formerly SAP/ui5-tooling (mkdocs.yml: repo_url https://github.com/UI5/cli)
+        "ui5",
+        APACHE,
+        "the UI5 CLI documentation",
+        # mkdocs.yml: site_url https://ui5.github.io/cli/, built by mike as version v4 with the alias
+        # "stable" set as default (deploy-docs.yml), use_directory_urls as MkDocs has it by default
+        site_base="https://ui5.github.io/cli/stable/",
+        site_style="mkdocs",
+        skip=("docs/indexJsdoc.md", "docs/Guidelines.md"),  # the JSDoc landing page; the contributors' rules
+    ),
+    # kyma-project.io is one VitePress site (.vitepress/config.mjs: srcDir docs, base /, no cleanUrls): the
+    # kyma repository's docs/ at the root, each module's docs/user/ copied to external-content/<repo>/docs/user/
+    # (.github/workflows/deploy.yml); the docs link their pages so, e.g. .../istio/docs/user/troubleshooting/README.html
+    DocSource(
+        "kyma-project/kyma",
+        "btp",
+        APACHE,
+        "the Kyma documentation",
+        site_base="https://kyma-project.io/",
+        site_style="vitepress",
+        readme_pages=True,
+        skip=("docs/vitepress-structure.md",),  # how the site itself is built
+    ),
+    DocSource(
+        "kyma-project/api-gateway",
+        "btp",
+        APACHE,
+        "the Kyma API Gateway module documentation",
+        docs_dir="docs/user",
+        site_base="https://kyma-project.io/external-content/api-gateway/docs/user/",
+        site_style="vitepress",
+        readme_pages=True,
+    ),
+    DocSource(
+        "kyma-project/istio",
+        "btp",
+        APACHE,
+        "the Kyma Istio module documentation",
+        docs_dir="docs/user",
+        site_base="https://kyma-project.io/external-content/istio/docs/user/",
+        site_style="vitepress",
+        readme_pages=True,
+    ),
+    DocSource(
+        "kyma-project/serverless",
+        "btp",
+        APACHE,
+        "the Kyma Serverless module documentation",
+        docs_dir="docs/user",
+        site_base="https://kyma-project.io/external-content/serverless/docs/user/",
+        site_style="vitepress",
+        readme_pages=True,
+    ),
+    DocSource(
+        "kyma-project/telemetry-manager",
+        "btp",
+        APACHE,
+        "the Kyma Telemetry module documentation",
+        docs_dir="docs/user",
+        site_base="https://kyma-project.io/external-content/telemetry-manager/docs/user/",
+        site_style="vitepress",
+        readme_pages=True,
+    ),
+    DocSource(
+        "kyma-project/btp-manager",
+        "btp",
+        APACHE,
+        "the Kyma SAP BTP Operator module documentation",
+        docs_dir="docs/user",
+        site_base="https://kyma-project.io/external-content/btp-manager/docs/user/",
+        site_style="vitepress",
+        readme_pages=True,
+    ),
 )
 
 # capire moved from cap-js/docs; links and query sets written against the old name still mean these pages
-REPO_ALIASES = {"cap-js/docs": "capire/docs"}
+REPO_ALIASES = {"cap-js/docs": "capire/docs", "sap/ui5-tooling": "UI5/cli"}
 BY_REPO = {s.repo.lower(): s for s in SOURCES}
-BY_REPO.update({old: BY_REPO[new] for old, new in REPO_ALIASES.items()})
+BY_REPO.update({old: BY_REPO[new.lower()] for old, new in REPO_ALIASES.items()})
 
 # repository files that are about the repository, not the product
 _NOT_PAGES = frozenset(
@@ -200,10 +293,13 @@ _NOT_PAGES = frozenset(
 
 def is_page(source: DocSource, path: str) -> bool:
     """Whether ``path`` (relative to the repository root) is a documentation page of ``source``."""
-    if not path.endswith(".md") or path.rsplit("/", 1)[-1].lower() in _NOT_PAGES:
+    name = path.rsplit("/", 1)[-1].lower()
+    if not path.endswith(".md") or (name in _NOT_PAGES and not (source.readme_pages and name == "readme.md")):
         return False
     parts = path.split("/")
-    if any(p.startswith(".") for p in parts) or "LICENSES" in parts:
+    if any(p.startswith(".") for p in parts) or "LICENSES" in parts or path in source.skip:
+        return False
+    if source.only and not any(path == o or (o.endswith("/") and path.startswith(o)) for o in source.only):
         return False
     return not source.docs_dir or path.startswith(source.docs_dir + "/")
 
@@ -211,7 +307,7 @@ def is_page(source: DocSource, path: str) -> bool:
 def file_url(source: DocSource, path: str) -> str | None:
     """Where any file of a source published as its GitHub repository can be opened (the cheat sheets link
     their executable example classes, ./src/zcl_demo_abap_*.clas.abap); None for the other sites."""
-    if source.repo != "SAP-samples/abap-cheat-sheets" or path.startswith("../") or path.startswith("/"):
+    if not source.on_github or path.startswith("../") or path.startswith("/"):
         return None
     return f"https://github.com/{source.repo}/blob/{source.branch}/{path}"
 
@@ -225,8 +321,10 @@ def page_url(source: DocSource, path: str, loio: str | None) -> str | None:
         if stem.endswith("/index"):
             return f"https://cap.cloud.sap/docs/{stem[: -len('index')]}"
         return f"https://cap.cloud.sap/docs/{stem}"
-    if source.repo == "SAP-samples/abap-cheat-sheets":
+    if source.on_github:
         return file_url(source, path)
+    if source.site_base:
+        return site_url(source, path)
     if loio is None:
         return None
     if source.repo == "SAP-docs/sapui5":
@@ -236,3 +334,18 @@ def page_url(source: DocSource, path: str, loio: str | None) -> str | None:
         inner = path[len(source.docs_dir) + 1 :] if source.docs_dir else path
         base = source.folder_bases.get(inner.split("/", 1)[0])
     return f"{base}/{loio}.html" if base else None
+
+
+def site_url(source: DocSource, path: str) -> str | None:
+    """A page's address on a static site built from docs_dir: MkDocs with directory URLs serves
+    ``pages/Server.md`` as ``pages/Server/``, VitePress without cleanUrls as ``pages/Server.html``; an
+    ``index.md`` is its folder's address on both."""
+    inner = path[len(source.docs_dir) + 1 :] if source.docs_dir else path
+    stem = inner[: -len(".md")]
+    if stem == "index" or stem.endswith("/index"):
+        return f"{source.site_base}{stem[: -len('index')]}"
+    if source.site_style == "mkdocs":
+        return f"{source.site_base}{stem}/"
+    if source.site_style == "vitepress":
+        return f"{source.site_base}{stem}.html"
+    return None

@@ -40,6 +40,9 @@ PRODUCT_NAMES = {
     "sap-integration-suite": "integration-suite",
     "abap-cloud": "abap",
     "rap": "abap",
+    "ui5-cli": "ui5",
+    "ui5-tooling": "ui5",
+    "clean-abap": "abap",
 }
 
 
@@ -88,7 +91,7 @@ class DocHit(BaseModel):
 Output = Envelope[DocHit]
 
 # sites whose section anchors are the heading ids sap-devs knows (capire's {#id}, GitHub's heading slugs)
-_ANCHORED = ("capire/docs", "SAP-samples/abap-cheat-sheets")
+_ANCHORED = ("capire/docs", "SAP-samples/abap-cheat-sheets", "SAP/styleguides")
 
 
 def section_url(source: str, url: str, anchor: str | None) -> str:
