@@ -147,6 +147,37 @@ SOURCES: tuple[DocSource, ...] = (
             "cicd-bp": f"{HELP}/CICD_OVERVIEW/3324745951b44b578bd65221d2ff8f9a",
         },
     ),
+    DocSource(
+        "SAP-docs/btp-application-autoscaler",
+        "btp",
+        CC_BY,
+        "the Application Autoscaler documentation",
+        help_base=f"{HELP}/application-autoscaler/application-autoscaler",
+    ),
+    DocSource(
+        "SAP-docs/btp-object-store",
+        "btp",
+        CC_BY,
+        "the SAP BTP Object Store documentation",
+        help_base=f"{HELP}/ObjectStore/2ee77ef7ea4648f9ab2c54ee3aef0a29",  # the README's guide, by the ids its pages link
+    ),
+    DocSource(
+        "SAP-docs/btp-custom-domain-service",
+        "btp",
+        CC_BY,
+        "the SAP Custom Domain service documentation",
+        folder_bases={  # Custom Domain Manager (cockpit UI) and the CLI-based service, as the repository README lists them
+            "cd-ui": f"{HELP}/CUSTOM_DOMAINS/6f35a23466ee4df0b19085c9c52f9c29",
+            "cd-cli": f"{HELP}/CUSTOM_DOMAINS/74af813c7ee2457cb5eddca0cc70a0c1",
+        },
+    ),
+    DocSource(
+        "SAP-docs/btp-private-link-service",
+        "btp",
+        CC_BY,
+        "the SAP Private Link service documentation",
+        help_base=f"{HELP}/PRIVATE_LINK/42acd88cb4134ba2a7d3e0e62c9fe6cf",
+    ),
 )
 
 # capire moved from cap-js/docs; links and query sets written against the old name still mean these pages
