@@ -12,7 +12,18 @@ from dataclasses import dataclass, field
 CC_BY = "CC-BY-4.0"
 APACHE = "Apache-2.0"
 
-PRODUCTS = ("cap", "ui5", "fiori-tools", "btp", "connectivity", "bas", "hana-cloud", "integration-suite", "abap")
+PRODUCTS = (
+    "cap",
+    "ui5",
+    "fiori-tools",
+    "btp",
+    "connectivity",
+    "bas",
+    "hana-cloud",
+    "integration-suite",
+    "abap",
+    "api-style-guide",
+)
 
 
 @dataclass(frozen=True)
@@ -277,6 +288,86 @@ SOURCES: tuple[DocSource, ...] = (
         site_base="https://kyma-project.io/external-content/btp-manager/docs/user/",
         site_style="vitepress",
         readme_pages=True,
+    ),
+    DocSource(
+        "SAP-docs/btp-application-autoscaler",
+        "btp",
+        CC_BY,
+        "the Application Autoscaler documentation",
+        help_base=f"{HELP}/application-autoscaler/application-autoscaler",
+    ),
+    DocSource(
+        "SAP-docs/btp-object-store",
+        "btp",
+        CC_BY,
+        "the SAP BTP Object Store documentation",
+        help_base=f"{HELP}/ObjectStore/2ee77ef7ea4648f9ab2c54ee3aef0a29",  # the README's guide, by the ids its pages link
+    ),
+    DocSource(
+        "SAP-docs/btp-custom-domain-service",
+        "btp",
+        CC_BY,
+        "the SAP Custom Domain service documentation",
+        folder_bases={  # Custom Domain Manager (cockpit UI) and the CLI-based service, as the repository README lists them
+            "cd-ui": f"{HELP}/CUSTOM_DOMAINS/6f35a23466ee4df0b19085c9c52f9c29",
+            "cd-cli": f"{HELP}/CUSTOM_DOMAINS/74af813c7ee2457cb5eddca0cc70a0c1",
+        },
+    ),
+    DocSource(
+        "SAP-docs/btp-private-link-service",
+        "btp",
+        CC_BY,
+        "the SAP Private Link service documentation",
+        help_base=f"{HELP}/PRIVATE_LINK/42acd88cb4134ba2a7d3e0e62c9fe6cf",
+    ),
+    DocSource(
+        "SAP-docs/btp-document-management-service",
+        "btp",
+        CC_BY,
+        "the SAP Document Management service documentation",
+        folder_bases={  # the service guide and the applications' user guide, as the repository README lists them
+            "service-guide": f"{HELP}/document-management-service/sap-document-management-service",
+            "mobile": f"{HELP}/document-management-service/using-sap-document-management-service-applications",
+        },
+    ),
+    DocSource(
+        "SAP-docs/btp-best-practices-guide",
+        "btp",
+        CC_BY,
+        "the Best Practices for SAP BTP guide",
+        help_base=f"{HELP}/BTP/df50977d8bfa4c9a8a063ddb37113c43",  # the README's deliverable, as its pages link it
+    ),
+    DocSource(
+        "SAP-docs/btp-runtime-comparison-guide",
+        "btp",
+        CC_BY,
+        "the comparison guide of the SAP BTP Kyma and Cloud Foundry runtimes",
+        help_base=f"{HELP}/BTP/8cc4e6b957be41d0b7a07680d1d9bb07",
+    ),
+    DocSource(
+        "SAP-docs/btp-ui-theme-designer",
+        "btp",
+        CC_BY,
+        "the UI theme designer documentation",
+        folder_bases={  # one guide per environment, as the repository README lists them
+            "cf": f"{HELP}/btp/ui-theme-designer",
+            "neo": f"{HELP}/btp/ui-theme-designer-for-neo-environment",
+            "abap": f"{HELP}/ABAP_PLATFORM_NEW/7b10839d7f5f45b4b2a1a96fc95fd9bb",
+        },
+    ),
+    DocSource(
+        "SAP-docs/btp-task-center",
+        "btp",
+        CC_BY,
+        "the SAP Task Center documentation",
+        help_base=f"{HELP}/TASK_CENTER/08cbda59b4954e93abb2ec85f1db399d",
+    ),
+    DocSource(
+        "SAP-docs/api-style-guide",
+        "api-style-guide",
+        CC_BY,
+        "the SAP API Style Guide",
+        help_base=f"{HELP}/SNG_4_APIDOC/53e39c8b7c924c28a2575be50bc09786",
     ),
 )
 

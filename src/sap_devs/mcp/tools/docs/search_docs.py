@@ -9,7 +9,18 @@ from pydantic import BaseModel, Field, field_validator
 from sap_devs.mcp.framework import SEARCH_LIMIT, Envelope, Tool, ToolContext, ToolInput, limit_field
 from sap_devs.mcp.tools._bounds import QUERY_MAX
 
-Product = Literal["cap", "ui5", "fiori-tools", "btp", "connectivity", "bas", "hana-cloud", "integration-suite", "abap"]
+Product = Literal[
+    "cap",
+    "ui5",
+    "fiori-tools",
+    "btp",
+    "connectivity",
+    "bas",
+    "hana-cloud",
+    "integration-suite",
+    "abap",
+    "api-style-guide",
+]
 
 
 # names agents pass for a product (they read them in the question); ambiguous ones ("fiori": Fiori tools
@@ -43,6 +54,8 @@ PRODUCT_NAMES = {
     "ui5-cli": "ui5",
     "ui5-tooling": "ui5",
     "clean-abap": "abap",
+    "api-style": "api-style-guide",
+    "sap-api-style-guide": "api-style-guide",
 }
 
 
