@@ -110,6 +110,16 @@ def test_pages_know_their_flavour_from_title_opening_or_path() -> None:
     assert flavours.of_query("cds association on condition") == set()
 
 
+def test_the_versions_of_kyma_apirules_are_not_odata_versions() -> None:
+    """Kyma's API Gateway docs title pages "APIRule v2" and "Migrate ... v1beta1 to Version v2": a V4 question
+    must not be steered away from them, nor an APIRule question towards OData V2 pages."""
+    migrate = "Migrating APIRule `v1beta1` of Type **jwt** to Version `v2`"
+    assert flavours.of_page("docs/user/apirule-migration/01-83-migrate-jwt-v1beta1-to-v2.md", migrate, "") == set()
+    assert flavours.of_page("docs/user/custom-resources/apirule/04-70-changes-in-apirule-v2.md", "Changes", "") == set()
+    assert flavours.of_query("apirule v2 has no rules after migration from v1beta1") == set()
+    assert flavours.of_query("odata v2 model batch requests") == {"odata-v2"}
+
+
 def test_a_v4_question_gets_the_v4_page_first_and_a_v2_question_the_v2_page(
     flavour_index: DocsIndex, monkeypatch: pytest.MonkeyPatch
 ) -> None:

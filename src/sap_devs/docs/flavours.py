@@ -112,12 +112,15 @@ TEXT_MIN = 3  # mentions of a flavour for the text alone to give a page that fla
 TEXT_RATIO = 5  # ... and this many times the mentions of the axis' other flavours together
 TEXT_CHARS = 60_000  # the text read per page (the largest pages are reference dumps)
 OPENING_CHARS = 400  # where a page says what it is about
+# Kyma's APIRule has versions too ("APIRule v2", "migrate ... v1beta1 to v2"): that v2 is not OData's
+_NOT_ODATA = re.compile(r"\bapi ?rules?\b[^\n]{0,40}\bv\d\w*\b|\bv1beta1\b[^\n]{0,30}?\bv2\b", re.I)
 # "For information about SAP Fiori elements for OData V4, see [...]": to the end of its line, within a paragraph
 _POINTER = re.compile(r"for (?:more )?information (?:about|on) (?:[^\n]|\n(?!\s*\n))*?,? see [^\n]*", re.I)
 
 
 def of_query(query: str) -> frozenset[str]:
     """The flavours a question names."""
+    query = _NOT_ODATA.sub(" ", query)
     return frozenset(f.name for f in FLAVOURS if f.query.search(query))
 
 
@@ -129,8 +132,8 @@ def of_page(path: str, title: str, text: str) -> frozenset[str]:
     a whole. Pointers to the other flavour's page ("For information about ... V4, see ...") are not
     evidence of the page's own flavour and are left out."""
     found: set[str] = set()
-    label = f"{path}\n{title}"
-    body = _POINTER.sub("", text[:TEXT_CHARS])
+    label = _NOT_ODATA.sub(" ", f"{path}\n{title}")
+    body = _NOT_ODATA.sub(" ", _POINTER.sub("", text[:TEXT_CHARS]))
     opening = body[:OPENING_CHARS]
     for axis in dict.fromkeys(f.axis for f in FLAVOURS):
         members = [f for f in FLAVOURS if f.axis == axis]
