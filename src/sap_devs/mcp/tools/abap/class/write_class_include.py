@@ -7,7 +7,7 @@ from typing import Literal
 from pydantic import Field
 
 from sap_devs.mcp.framework import Annotations, Tool, ToolContext, ToolInput, ToolOutput
-from sap_devs.mcp.tools.abap._shared import ALL_SYSTEMS, name_field, saved_hint, transport_field
+from sap_devs.mcp.tools.abap._shared import ALL_SYSTEMS, name_field, saved, transport_field
 
 
 class Input(ToolInput):
@@ -37,17 +37,10 @@ async def handle(params: Input, ctx: ToolContext) -> Output:
     report = await write_include(
         ctx.adt(), ctx.policy(), params.name, params.include, params.source, transport=params.transport
     )
-    hint = saved_hint("Saved as inactive; activate the class, then run_unit_tests.", report.unlocked)
     return Output(
-        name=report.name,
         include=report.include,
-        package=report.package,
-        transport=report.transport,
         created=report.created,
-        lines_before=report.lines_before,
-        lines_after=report.lines_after,
-        unlocked=report.unlocked,
-        hint=hint,
+        **saved(report, "Saved as inactive; activate the class, then run_unit_tests."),
     )
 
 

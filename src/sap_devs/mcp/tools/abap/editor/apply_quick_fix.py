@@ -6,10 +6,10 @@ from pydantic import Field
 
 from sap_devs.mcp.framework import Annotations, Tool, ToolContext, ToolError, ToolOutput
 from sap_devs.mcp.tools.abap._shared import ALL_SYSTEMS, saved_hint, transport_field
-from sap_devs.mcp.tools.abap.editor._position import CursorInput, position_source
+from sap_devs.mcp.tools.abap.editor._position import PositionInput, position_source
 
 
-class Input(CursorInput):  # fixes apply to the saved source, which is what gets written
+class Input(PositionInput):  # the fix applies to source when given (unsaved editor text), else to the saved one
     proposal: int = Field(ge=1, le=100, description="number from get_quick_fixes.")
     transport: str | None = transport_field()
 
@@ -24,6 +24,7 @@ class Output(ToolOutput):
 
 
 async def handle(params: Input, ctx: ToolContext) -> Output:
+    from sap_devs.adt.includes import write_include
     from sap_devs.adt.quickfix import apply_deltas, fix_deltas, proposals
     from sap_devs.adt.write import write_source
 
@@ -38,7 +39,12 @@ async def handle(params: Input, ctx: ToolContext) -> Output:
         )
     chosen = found[params.proposal - 1]
     fixed = apply_deltas(source, await fix_deltas(client, chosen, uri, source, params.line, params.column), uri)
-    report = await write_source(client, policy, params.kind, params.name, fixed, transport=params.transport)
+    if params.include:
+        report = await write_include(client, policy, params.name, params.include, fixed, transport=params.transport)
+    else:
+        report = await write_source(
+            client, policy, params.kind, params.name, fixed, transport=params.transport, group=params.function_group
+        )
     old, new = source.splitlines(), fixed.splitlines()
     changed = sum(a != b for a, b in zip(old, new, strict=False)) + abs(len(old) - len(new))
     hint = saved_hint("Saved as inactive; run syntax_check, then activate_objects.", report.unlocked)

@@ -6,13 +6,15 @@ from pydantic import Field
 
 from sap_devs.mcp.framework import Tool, ToolContext, ToolError, ToolInput, ToolOutput
 from sap_devs.mcp.tools.abap._shared import ALL_SYSTEMS
-from sap_devs.mcp.tools.abap.editor._position import EditorKind
+from sap_devs.mcp.tools.abap.editor._position import ClassInclude, EditorKind, SourceRef, editor_uri, saved_source
 
 
 class Input(ToolInput):
     source: str | None = Field(None, max_length=2_000_000, description="ABAP source to format.")
     name: str | None = Field(None, max_length=120, pattern=r"^[A-Za-z0-9_/$<>-]+$", description="Or a saved object.")
     kind: EditorKind | None = Field(None, description="Its kind.")
+    function_group: str | None = Field(None, max_length=26, pattern=r"^[A-Za-z0-9_/$<>-]+$")
+    include: ClassInclude | None = Field(None, description="A class's local include.")
 
 
 class Output(ToolOutput):
@@ -24,7 +26,6 @@ class Output(ToolOutput):
 
 
 async def handle(params: Input, ctx: ToolContext) -> Output:
-    from sap_devs.adt.objects import read_source
     from sap_devs.adt.prettyprint import pretty_print
 
     client = ctx.adt()
@@ -32,7 +33,10 @@ async def handle(params: Input, ctx: ToolContext) -> Output:
     if source is None:
         if not (params.name and params.kind):
             raise ToolError("Give source, or name and kind of a saved object.")
-        source = await read_source(client, params.kind, params.name, version="inactive")
+        ref = SourceRef(
+            name=params.name, kind=params.kind, function_group=params.function_group, include=params.include
+        )
+        source = await saved_source(ctx, ref, editor_uri(ref))
     result = await pretty_print(client, source)
     hint = "Nothing was saved; save it with write_source." if result.source != source else "Already formatted."
     return Output(

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from sap_devs.mcp.framework import Annotations, Tool, ToolContext, ToolInput, ToolOutput
+from sap_devs.mcp.framework import Tool, ToolContext, ToolInput
 from sap_devs.mcp.tools.abap._shared import CLASSIC, name_field, short_text_field, transport_field
+from sap_devs.mcp.tools.abap.common._create import CREATES, CreateOutput, created
 
 
 class Input(ToolInput):
@@ -16,15 +17,7 @@ class Input(ToolInput):
     transport: str | None = transport_field()
 
 
-class Output(ToolOutput):
-    name: str
-    uri: str
-    package: str
-    transport: str | None = None
-    hint: str
-
-
-async def handle(params: Input, ctx: ToolContext) -> Output:
+async def handle(params: Input, ctx: ToolContext) -> CreateOutput:
     from sap_devs.adt.functions import create_function_module
     from sap_devs.adt.write import write_source
 
@@ -42,8 +35,7 @@ async def handle(params: Input, ctx: ToolContext) -> Output:
             transport=params.transport,
             group=params.function_group,
         )
-    hint = "Created inactive; run syntax_check, then activate_objects."
-    return Output(name=made.name, uri=made.uri, package=made.package, transport=made.transport, hint=hint)
+    return created(made)
 
 
 TOOL = Tool(
@@ -53,9 +45,9 @@ TOOL = Tool(
     category="abap",
     action="create",
     input=Input,
-    output=Output,
+    output=CreateOutput,
     handler=handle,
-    annotations=Annotations(read_only=False, destructive=False, idempotent=False, open_world=True),
+    annotations=CREATES,
     available_in=CLASSIC,
     needs_system=True,
     example={"name": "Z_GET_ORDER", "function_group": "ZSALES", "description": "Read one sales order"},
