@@ -311,10 +311,10 @@ async def test_quick_fix_proposals_and_applying_one_saves_the_fixed_source(adt, 
     none = await ok(reader, "get_quick_fixes", name="ZTEST_PROGRAM", kind="program", line=1, column=2)
     assert none["count"] == 0 and "No quick fix" in none["hint"]
     ctx = context(adt, tmp_path, writes=True)
-    wrong = await call(ctx, "apply_quick_fix", name="ZTEST_PROGRAM", kind="program", line=3, column=4, proposal=2)
+    wrong = await call(ctx, "apply_quick_fix", name="ZTEST_PROGRAM", kind="program", line=3, column=4, fix=2)
     assert wrong.is_error and "no number 2" in wrong.text and adt.changes() == []
-    out = await ok(ctx, "apply_quick_fix", name="ZTEST_PROGRAM", kind="program", line=3, column=4, proposal=1)
-    assert out["fix"] == "Declare local variable lv_count" and out["unlocked"] is True and out["lines_after"] == 5
+    out = await ok(ctx, "apply_quick_fix", name="ZTEST_PROGRAM", kind="program", line=3, column=4, fix=1)
+    assert out["applied"] == "Declare local variable lv_count" and out["unlocked"] is True and out["lines_after"] == 5
     assert adt.objects[PROGRAM].inactive == (  # saved as the inactive version, as a real system keeps it
         "REPORT ztest_program.\nSTART-OF-SELECTION.\n  DATA lv_count TYPE string.\n  lv_count = 1.\n  WRITE lv_count.\n"
     )
@@ -356,7 +356,7 @@ def test_the_execute_opt_in_comes_from_the_environment_and_needs_writes() -> Non
 
 FMOD = "/sap/bc/adt/functions/groups/zfg_hello_world/fmodules/z_fn_hello_world"
 FM_CODE = "FUNCTION z_fn_hello_world.\n  lv_greeting = 'Hello'.\n  WRITE lv_greeting.\nENDFUNCTION.\n"
-IN_FM = {"name": "Z_FN_HELLO_WORLD", "kind": "function_module", "function_group": "ZFG_HELLO_WORLD"}
+IN_FM = {"name": "Z_FN_HELLO_WORLD", "kind": "function_module"}  # its group is looked up
 
 
 def cursors(adt: FakeAdt) -> list[str]:
@@ -381,8 +381,8 @@ async def test_editor_tools_address_a_function_module_under_its_group(adt, tmp_p
     with_info = FM_CODE.replace("FUNCTION z_fn_hello_world.\n", "FUNCTION z_fn_hello_world.\n  DATA lv_n TYPE i.\n")
     info = await ok(ctx, "get_element_info", **IN_FM, source=with_info, line=2, column=8)
     assert info["type"] == "variable" and info["documentation"] == "TYPE I"
-    fixed = await ok(ctx, "apply_quick_fix", **IN_FM, line=2, column=4, proposal=1)
-    assert fixed["fix"] == "Declare local variable lv_greeting" and fixed["unlocked"] is True and adt.locks == {}
+    fixed = await ok(ctx, "apply_quick_fix", **IN_FM, line=2, column=4, fix=1)
+    assert fixed["applied"] == "Declare local variable lv_greeting" and fixed["unlocked"] is True and adt.locks == {}
     assert adt.objects[FMOD].inactive == FM_CODE.replace("  lv_", "  DATA lv_greeting TYPE string.\n  lv_", 1)
     formatted = await ok(ctx, "format_source", **IN_FM)
     assert formatted["source"].startswith("FUNCTION z_fn_hello_world.\n  DATA lv_greeting TYPE string.")
@@ -392,23 +392,28 @@ async def test_editor_tools_address_a_function_module_under_its_group(adt, tmp_p
     assert written["package"] == "$TEST", "the package read from the containerRef"
 
 
-async def test_a_function_module_without_its_group_or_a_group_for_another_kind_is_a_clear_error(adt, tmp_path) -> None:
+async def test_an_unknown_function_module_or_an_include_of_no_class_is_a_clear_error(adt, tmp_path) -> None:
     ctx = context(adt, tmp_path)
-    alone = await call(ctx, "complete_code", name="Z_FN_HELLO_WORLD", kind="function_module", line=1, column=0)
-    assert alone.is_error and "through its function group" in alone.text and "function_group" in alone.text
-    stray = await call(
-        ctx, "get_quick_fixes", name="ZTEST_PROGRAM", kind="program", function_group="ZFG", line=1, column=0
-    )
-    assert stray.is_error and "only for kind function_module" in stray.text
+    unknown = await call(ctx, "complete_code", name="Z_FN_NOPE", kind="function_module", source="x", line=1, column=0)
+    assert unknown.is_error and "no function module Z_FN_NOPE" in unknown.text and "search_objects" in unknown.text
     include = await call(
         ctx, "get_element_info", name="ZTEST_PROGRAM", kind="program", include="testclasses", line=1, column=0
     )
     assert include.is_error and "Only classes have local includes" in include.text
-    wrong_group = await call(
-        ctx, "get_keyword_docs", **{**IN_FM, "function_group": "ZFG_OTHER"}, source="WRITE x.", line=1, column=1
-    )
-    assert wrong_group.is_error and "does not exist" in wrong_group.text, "the system refuses a source it cannot find"
+    gone = await call(ctx, "get_keyword_docs", name="ZTEST_GONE", kind="program", source="WRITE x.", line=1, column=1)
+    assert gone.is_error and "does not exist" in gone.text, "the system refuses a source it cannot find"
     assert adt.changes() == []
+
+
+async def test_a_function_modules_group_is_found_by_its_uri_in_the_repository_search(adt, tmp_path) -> None:
+    from sap_devs.adt.client import AdtClient
+    from sap_devs.adt.functions import function_group_of
+
+    config = AdtConfig(url=adt.url, client="100", user="DEVELOPER", password="S3cret-Passw0rd!", timeout=2.0)
+    async with AdtClient(config) as client:
+        assert await function_group_of(client, "z_fn_hello_world") == "ZFG_HELLO_WORLD"
+    search = [r for r in adt.requests if r.path.endswith("/informationsystem/search")][-1]
+    assert search.query["objectType"] == ["FUGR"] and search.query["query"] == ["Z_FN_HELLO_WORLD"]
 
 
 TEST_BROKEN = """CLASS ltc_sample DEFINITION FOR TESTING DURATION SHORT RISK LEVEL HARMLESS.
@@ -433,7 +438,7 @@ async def test_editor_tools_address_a_class_include_and_fixes_save_the_include(a
     docs = await ok(ctx, "get_keyword_docs", **where, line=6, column=3)
     assert docs["text"].startswith("METHOD")
     assert cursors(adt) == [f"{CLASS}/includes/testclasses#start=7,6", f"{CLASS}/includes/testclasses#start=6,3"]
-    out = await ok(ctx, "apply_quick_fix", **where, line=7, column=6, proposal=1)
+    out = await ok(ctx, "apply_quick_fix", **where, line=7, column=6, fix=1)
     assert out["unlocked"] is True and adt.locks == {}
     assert adt.objects[CLASS].includes["testclasses"] == TEST_BROKEN.replace(
         "    lv_result", "    DATA lv_result TYPE string.\n    lv_result"
@@ -457,9 +462,7 @@ async def test_a_quick_fix_applies_to_the_unsaved_source_passed_in(adt, tmp_path
     assert saved["count"] == 0, "the saved source has nothing to fix"
     fixes = await ok(ctx, "get_quick_fixes", name="ZTEST_PROGRAM", kind="program", source=BROKEN, line=3, column=4)
     assert fixes["count"] == 1, "the proposals were evaluated on the passed text"
-    out = await ok(
-        ctx, "apply_quick_fix", name="ZTEST_PROGRAM", kind="program", source=BROKEN, line=3, column=4, proposal=1
-    )
+    out = await ok(ctx, "apply_quick_fix", name="ZTEST_PROGRAM", kind="program", source=BROKEN, line=3, column=4, fix=1)
     assert out["lines_after"] == 5 and out["unlocked"] is True
     assert adt.objects[PROGRAM].inactive == BROKEN.replace(
         "  lv_count = 1.", "  DATA lv_count TYPE string.\n  lv_count = 1."

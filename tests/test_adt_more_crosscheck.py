@@ -66,6 +66,8 @@ DEFINING: dict[str, list[tuple[str, str, str | None]]] = {
     "quickfix_apply": [("POST", QUICKFIX, None)],
     "create_function_group": [("POST", "/sap/bc/adt/functions/groups", None)],
     "create_function_module": [("POST", f"{GROUP}/fmodules", None)],
+    # the editor tools find a function module's group by a repository search
+    "function_group_lookup": [("GET", "/sap/bc/adt/repository/informationsystem/search", None)],
     "write_function_module": [
         ("POST", MODULE, "LOCK"),
         ("PUT", f"{MODULE}/source/main", None),
@@ -112,6 +114,7 @@ def sap_devs_operations() -> dict[str, Callable[[AdtClient, SafetyPolicy], Await
         "create_function_module": lambda c, p: functions.create_function_module(
             c, p, "ZFG_PRICES", "Z_GET_PRICE", description="Price"
         ),
+        "function_group_lookup": lambda c, p: functions.function_group_of(c, "Z_GET_PRICE"),
         "write_function_module": lambda c, p: write_source(
             c, p, "function_module", "Z_GET_PRICE", FM, group="ZFG_PRICES"
         ),

@@ -48,6 +48,7 @@ async function main() {
     create_function_module: () =>
       c.createObject({ objtype: "FUGR/FF", name: s.module, parentName: s.group, description: "Price",
         parentPath: "/sap/bc/adt/functions/groups/" + s.group.toLowerCase() }),
+    function_group_lookup: () => c.searchObject(s.module, "FUGR/FF"),
     write_function_module: () => locked(s.moduleUri, (h) => c.setObjectSource(s.moduleUri + "/source/main", s.fm, h)),
     write_class_include: () =>
       locked(s.classUri, async (h) => {

@@ -7,13 +7,13 @@ from typing import Literal
 from pydantic import Field
 
 from sap_devs.mcp.framework import Annotations, Tool, ToolContext, ToolInput, ToolOutput
-from sap_devs.mcp.tools.abap._shared import ALL_SYSTEMS, name_field, saved, transport_field
+from sap_devs.mcp.tools.abap._shared import ALL_SYSTEMS, BARE, name_field, saved, transport_field
 
 
 class Input(ToolInput):
     name: str = name_field("Class name")
     include: Literal["testclasses", "definitions", "implementations", "macros"] = Field(
-        description="testclasses is created when missing."
+        description="testclasses is created when missing.", json_schema_extra=BARE
     )
     source: str = Field(min_length=1, max_length=2_000_000, description="The include's complete new source.")
     transport: str | None = transport_field()
@@ -47,7 +47,7 @@ async def handle(params: Input, ctx: ToolContext) -> Output:
 TOOL = Tool(
     name="write_class_include",
     title="Write unit tests or local includes",
-    description="Save unit tests (the test classes include, created if missing) or the local definitions, implementations or macros of a global class: lock, write, unlock.",
+    description="Add or replace a class's unit tests (test classes include, created if missing) or local definitions, implementations, macros; allowed packages.",
     category="abap",
     action="update",
     input=Input,

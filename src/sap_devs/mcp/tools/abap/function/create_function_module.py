@@ -5,13 +5,13 @@ from __future__ import annotations
 from pydantic import Field
 
 from sap_devs.mcp.framework import Tool, ToolContext, ToolInput
-from sap_devs.mcp.tools.abap._shared import CLASSIC, name_field, short_text_field, transport_field
+from sap_devs.mcp.tools.abap._shared import CLASSIC, NAME_PATTERN, name_field, short_text_field, transport_field
 from sap_devs.mcp.tools.abap.common._create import CREATES, CreateOutput, created
 
 
 class Input(ToolInput):
-    name: str = name_field("New module (Z_*, Y_*, /NS/)", "Z_GET_ORDER", max_length=30)
-    function_group: str = name_field("Its function group", "ZSALES", max_length=26)
+    name: str = name_field("New module", "Z_GET_ORDER", max_length=30)
+    function_group: str = Field(max_length=26, pattern=NAME_PATTERN, description="e.g. ZSALES.")
     description: str = short_text_field()
     source: str | None = Field(None, max_length=2_000_000, description="Its source.")
     transport: str | None = transport_field()
@@ -41,7 +41,7 @@ async def handle(params: Input, ctx: ToolContext) -> CreateOutput:
 TOOL = Tool(
     name="create_function_module",
     title="Create function module",
-    description="Create a function module in an existing function group of an allowed package, optionally with its full source (FUNCTION ... ENDFUNCTION).",
+    description="Create a function module in an existing group (allowed packages), optionally with its source.",
     category="abap",
     action="create",
     input=Input,
