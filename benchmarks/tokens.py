@@ -2,7 +2,7 @@
 
 Environments: the knowledge tools alone (no SAP_URL), then each ABAP system environment (onprem,
 cloud, legacy) read-only, with --allow-writes, and with every opt-in (writes, table data,
-transports). Issue 16 keeps full mode at or below 200 tokens per tool.
+transports, execution). Issue 16 keeps full mode at or below 200 tokens per tool.
 
 "model sees" counts only what Claude Code puts in front of the model (name, description, input
 schema; see anthropics/claude-code#54197): titles, annotations and output schemas serve the client.
@@ -101,8 +101,8 @@ def environments() -> list[tuple[str, Registry]]:
             (f"{env}: ABAP read", Registry(tools, environment=env, system=True)),
             (f"{env}: + --allow-writes", Registry(tools, environment=env, system=True, writes=True)),
             (
-                f"{env}: + data and transports",
-                Registry(tools, environment=env, system=True, writes=True, data=True, transports=True),
+                f"{env}: + data, transports, exec",
+                Registry(tools, environment=env, system=True, writes=True, data=True, transports=True, execute=True),
             ),
         ]
     rows.append(("onprem + 200 synthetic operations", Registry([*tools, *synthetic(200)], system=True, writes=True)))

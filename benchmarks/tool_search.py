@@ -25,7 +25,7 @@ from bm25 import BM25
 SETS = {
     "in-sample": Path(__file__).with_name("tool_tasks.json"),
     "held-out": Path(__file__).with_name("tool_tasks_heldout.json"),
-    # issue 26's new tools: plain requests written before their descriptions
+    # issue 26's new tools: plain requests written before their descriptions, since tuned on (seen)
     "held-out-26": Path(__file__).with_name("tool_tasks_heldout_26.json"),
     # written before the descriptions were shortened in the session that tuned on held-out-26
     "held-out-26b": Path(__file__).with_name("tool_tasks_heldout_26b.json"),
