@@ -52,6 +52,7 @@ SAMPLE = {
     "className": "ZCL_SAMPLE_CLASS",
     "classUri": CLASS,
     "tests": TESTS,
+    "recordedModuleUri": "/sap/bc/adt/functions/groups/zfg_hello_world/fmodules/z_fn_hello_world",
 }
 # operation -> the requests that define it: (method, path, _action)
 DEFINING: dict[str, list[tuple[str, str, str | None]]] = {
@@ -156,7 +157,7 @@ def find(requests: list[Recorded], method: str, path: str, action: str | None) -
 def run_reference(fake: FakeAdt) -> tuple[dict[str, list[Recorded]], list[dict[str, Any]]]:
     node, package = sap_tools_node(), sap_tool_path("abap-adt-api")
     job = {"url": fake.url, "user": fake.user, "password": fake.password, "client": fake.client}
-    job |= {"sample": SAMPLE, "ops": list(DEFINING)}
+    job |= {"sample": SAMPLE, "ops": [*DEFINING, "editor_uris"]}
     proc = subprocess.run(
         [str(node), str(SCRIPT), str(package)], input=json.dumps(job), capture_output=True, text=True, timeout=120
     )
@@ -212,3 +213,13 @@ async def test_issue_26_operations_agree_with_abap_adt_api(tmp_path) -> None:
         (differences if problems else agree).append((op, problems))
     print(f"\nissue 26 operations cross-checked against abap-adt-api: {len(agree)}/{len(DEFINING)} agree")
     assert differences == [], "\n".join(f"{op}: {p}" for op, p in differences)
+
+    # the editor tools' source URIs are the ones abap-adt-api derives from the objects' metadata
+    from sap_devs.adt.objects import CLASS_INCLUDES, source_uri
+
+    theirs_uris = next(r["value"] for r in results if r["op"] == "editor_uris")
+    fm = source_uri("function_module", "Z_FN_HELLO_WORLD", group="ZFG_HELLO_WORLD")
+    assert theirs_uris["function_module"].lower() == fm
+    includes = {k: v.lower() for k, v in theirs_uris["class_includes"].items()}
+    mine = {i: source_uri("class", "ZCL_SAMPLE_CLASS", include=i) for i in CLASS_INCLUDES}
+    assert includes == {**mine, "main": source_uri("class", "ZCL_SAMPLE_CLASS")}
