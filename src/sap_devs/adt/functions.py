@@ -92,7 +92,7 @@ async def function_group_of(client: AdtClient, name: str) -> str:
     response = await client.request(
         "GET",
         "/sap/bc/adt/repository/informationsystem/search",
-        params={"operation": "quickSearch", "query": wanted, "maxResults": "20", "objectType": "FUGR"},
+        params={"operation": "quickSearch", "query": wanted, "maxResults": "50", "objectType": "FUGR"},
         accept="application/xml",
     )
     for ref in parse_xml(response.content, source="search result").iter(f"{ADTCORE}objectReference"):
