@@ -2,18 +2,23 @@
 
 Environments: the knowledge tools alone (no SAP_URL), then each ABAP system environment (onprem,
 cloud, legacy) read-only, with --allow-writes, and with every opt-in (writes, table data,
-transports). Issue 16 keeps full mode at or below 200 tokens per tool.
+transports, execution). Issue 16 keeps full mode at or below 200 tokens per tool.
 
 "model sees" counts only what Claude Code puts in front of the model (name, description, input
 schema; see anthropics/claude-code#54197): titles, annotations and output schemas serve the client.
 Tokens are counted with tiktoken's cl100k_base when it is installed, else estimated as bytes / 4.
 To show how each mode scales, the run also adds 200 synthetic operations shaped like the real ones.
-Usage: python benchmarks/tokens.py
+Usage: python benchmarks/tokens.py [--per-tool [NAME ...]]
+
+--per-tool prints each tool's own tools/list entry in tokens for every ABAP environment read-only and
+with every opt-in (writes, data, transports, execution); "-" where the tool is not listed there.
+Without names it shows the tools issue 26 added.
 """
 
 from __future__ import annotations
 
 import json
+import sys
 
 import anyio
 from mcp import Client
@@ -96,15 +101,60 @@ def environments() -> list[tuple[str, Registry]]:
             (f"{env}: ABAP read", Registry(tools, environment=env, system=True)),
             (f"{env}: + --allow-writes", Registry(tools, environment=env, system=True, writes=True)),
             (
-                f"{env}: + data and transports",
-                Registry(tools, environment=env, system=True, writes=True, data=True, transports=True),
+                f"{env}: + data, transports, exec",
+                Registry(tools, environment=env, system=True, writes=True, data=True, transports=True, execute=True),
             ),
         ]
     rows.append(("onprem + 200 synthetic operations", Registry([*tools, *synthetic(200)], system=True, writes=True)))
     return rows
 
 
+ISSUE_26 = (
+    "run_console_class",
+    "write_class_include",
+    "create_function_group",
+    "get_function_group",
+    "create_function_module",
+    "get_function_module",
+    "write_function_module",
+    "check_transport",
+    "format_source",
+    "complete_code",
+    "get_element_info",
+    "get_keyword_docs",
+    "get_quick_fixes",
+    "apply_quick_fix",
+)
+
+
+async def listed_entries(registry: Registry) -> dict[str, int]:
+    """Tokens of each tool's entry as the full-mode tools/list sends it."""
+    server = build_server(registry, ToolContext(), mode="full")
+    async with Client(server, mode="legacy") as client:
+        tools = (await client.list_tools()).tools
+    return {t.name: tokens(_json(t.model_dump(by_alias=True, mode="json", exclude_none=True))) for t in tools}
+
+
+async def per_tool(names: list[str]) -> None:
+    tools = discover()
+    columns = []
+    for env in ("onprem", "cloud", "legacy"):
+        columns.append((f"{env} reads", Registry(tools, environment=env, system=True)))
+        every = {"writes": True, "data": True, "transports": True, "execute": True}
+        columns.append((f"{env} writes", Registry(tools, environment=env, system=True, **every)))
+    sizes = [(label, await listed_entries(registry)) for label, registry in columns]
+    print(f"token counting: {METHOD}; full-mode tools/list entry per tool")
+    print(f"{'tool':24} " + " ".join(f"{label:>14}" for label, _ in sizes))
+    for name in names:
+        print(f"{name:24} " + " ".join(f"{found.get(name, '-')!s:>14}" for _, found in sizes))
+    for label, found in sizes:
+        print(f"{label}: {len(found)} tools, mean {sum(found.values()) / len(found):.0f}, max {max(found.values())}")
+
+
 async def main() -> None:
+    if "--per-tool" in sys.argv:
+        await per_tool(sys.argv[sys.argv.index("--per-tool") + 1 :] or list(ISSUE_26))
+        return
     print(f"token counting: {METHOD}")
     print("tokens/tool is tools/list alone; instr. is the server instructions, sent once at initialize")
     header = f"{'registry':34} {'mode':12} {'listed':>6} {'bytes':>7} {'tokens':>7} {'tokens/tool':>11}"

@@ -107,6 +107,22 @@ def _cursor(query: dict[str, list[str]]) -> tuple[str, int, int] | None:
     return (match.group(1), int(match.group(2)), int(match.group(3))) if match else None
 
 
+def _source_exists(fake: Any, uri: str) -> bool:
+    """An editor request's source URI as ADT's editor sends it: an object's ``/source/main`` (a
+    function module under its group) or a class's local include ``/includes/<name>``; the object's
+    own URI is taken too (abap-adt-api's F1 call names the object)."""
+    uri = uri.lower()
+    if uri in fake.objects:
+        return True
+    if uri.endswith("/source/main"):
+        return uri[: -len("/source/main")] in fake.objects
+    include = re.match(r"^(/sap/bc/adt/oo/classes/[^/]+)/includes/(\w+)$", uri)
+    if include:
+        obj = fake.objects.get(include.group(1))
+        return obj is not None and (include.group(2) == "main" or include.group(2) in obj.includes)
+    return False
+
+
 def _word_at(source: str, line: int, column: int) -> tuple[str, str]:
     """(the identifier around the cursor, the part of it left of the cursor)."""
     lines = source.splitlines()
@@ -193,6 +209,9 @@ def handle_more(
         where = _cursor(query)
         if where is None:
             fail(400, "ExceptionInvalidData", "Parameter uri with a #start fragment is required")
+        elif not _source_exists(fake, where[0]):
+            # a real system resolves the cursor's source: a URI that names no source is refused
+            fail(404, "ExceptionResourceNotFound", f"Resource {where[0]} does not exist")
         else:
             editor[path](fake, body.decode("utf-8"), *where, ok, fail)
         return True
@@ -461,6 +480,10 @@ def _create_module(fake, group_uri, query, headers, body, ok, fail) -> None:  # 
         "FUGR/FF",
         group.package,
         "created",
+    ).replace(  # as recorded from a real system: the group's package on the containerRef, no packageRef
+        f'<adtcore:packageRef adtcore:name="{group.package}" adtcore:type="DEVC/K"/>'.encode(),
+        f'<adtcore:containerRef adtcore:uri="{group_uri}" adtcore:type="FUGR/F" adtcore:name="{group.name}" '
+        f'adtcore:packageName="{group.package}"/>'.encode(),
     )
     with fake._lock:
         fake.objects[uri] = Obj(

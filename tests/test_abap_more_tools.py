@@ -29,9 +29,14 @@ def adt():
         yield fake
 
 
-def context(adt: FakeAdt, tmp_path, *, writes: bool = False, **policy: Any) -> ToolContext:
+def context(
+    adt: FakeAdt, tmp_path, *, writes: bool = False, listed_execute: bool | None = None, **policy: Any
+) -> ToolContext:
+    """A context whose registry and policy agree, unless ``listed_execute`` says what the registry was
+    built with (the server started with the execute switch, the policy at call time says otherwise)."""
     config = AdtConfig(url=adt.url, client="100", user="DEVELOPER", password="S3cret-Passw0rd!", timeout=2.0)
-    registry = Registry(ALL, system=True, writes=writes)
+    execute = policy.get("execute", False) if listed_execute is None else listed_execute
+    registry = Registry(ALL, system=True, writes=writes, execute=execute)
     return ToolContext(
         cwd=tmp_path,
         layers=[bundled_layer()],
@@ -79,7 +84,11 @@ ENDCLASS.
 async def test_console_class_runs_only_with_the_execute_opt_in(adt, tmp_path) -> None:
     add_class(adt, "ZCL_DEMO_RUN", CONSOLE)
     assert context(adt, tmp_path).registry.get("run_console_class") is None, "hidden without writes"
-    refused = await call(context(adt, tmp_path, writes=True), "run_console_class", name="ZCL_DEMO_RUN")
+    assert "run_console_class" not in context(adt, tmp_path, writes=True).registry, "hidden without the switch"
+    # listed at start, but the policy at call time has execution off: refused before any request
+    stale = context(adt, tmp_path, writes=True, listed_execute=True)
+    assert "run_console_class" in stale.registry
+    refused = await call(stale, "run_console_class", name="ZCL_DEMO_RUN")
     assert refused.is_error and "SAP_DEVS_ADT_EXECUTE=1" in refused.text
     assert more_state(adt).runs == [] and not any("classrun" in r.path for r in adt.requests)
     out = await ok(context(adt, tmp_path, writes=True, execute=True), "run_console_class", name="zcl_demo_run")
@@ -302,10 +311,10 @@ async def test_quick_fix_proposals_and_applying_one_saves_the_fixed_source(adt, 
     none = await ok(reader, "get_quick_fixes", name="ZTEST_PROGRAM", kind="program", line=1, column=2)
     assert none["count"] == 0 and "No quick fix" in none["hint"]
     ctx = context(adt, tmp_path, writes=True)
-    wrong = await call(ctx, "apply_quick_fix", name="ZTEST_PROGRAM", kind="program", line=3, column=4, proposal=2)
+    wrong = await call(ctx, "apply_quick_fix", name="ZTEST_PROGRAM", kind="program", line=3, column=4, fix=2)
     assert wrong.is_error and "no number 2" in wrong.text and adt.changes() == []
-    out = await ok(ctx, "apply_quick_fix", name="ZTEST_PROGRAM", kind="program", line=3, column=4, proposal=1)
-    assert out["fix"] == "Declare local variable lv_count" and out["unlocked"] is True and out["lines_after"] == 5
+    out = await ok(ctx, "apply_quick_fix", name="ZTEST_PROGRAM", kind="program", line=3, column=4, fix=1)
+    assert out["applied"] == "Declare local variable lv_count" and out["unlocked"] is True and out["lines_after"] == 5
     assert adt.objects[PROGRAM].inactive == (  # saved as the inactive version, as a real system keeps it
         "REPORT ztest_program.\nSTART-OF-SELECTION.\n  DATA lv_count TYPE string.\n  lv_count = 1.\n  WRITE lv_count.\n"
     )
@@ -340,3 +349,122 @@ def test_the_execute_opt_in_comes_from_the_environment_and_needs_writes() -> Non
     with pytest.raises(PolicyError, match="executing code on the system is off"):
         alone.check_execute("$TMP", "ZCL_DEMO_RUN")
     SafetyPolicy.from_env({"SAP_DEVS_ADT_EXECUTE": "1", "SAP_DEVS_ADT_WRITE": "1"}).check_execute("$TMP", "ZCL_X")
+
+
+# -- the editor tools on function modules and class includes, and fixes to unsaved source --------
+
+
+FMOD = "/sap/bc/adt/functions/groups/zfg_hello_world/fmodules/z_fn_hello_world"
+FM_CODE = "FUNCTION z_fn_hello_world.\n  lv_greeting = 'Hello'.\n  WRITE lv_greeting.\nENDFUNCTION.\n"
+IN_FM = {"name": "Z_FN_HELLO_WORLD", "kind": "function_module"}  # its group is looked up
+
+
+def cursors(adt: FakeAdt) -> list[str]:
+    return [r.query["uri"][0] for r in adt.requests if "uri" in r.query]
+
+
+async def test_editor_tools_address_a_function_module_under_its_group(adt, tmp_path) -> None:
+    adt.objects[FMOD].source = FM_CODE
+    # the recorded module names its package only on the group's containerRef ($TEST)
+    ctx = context(adt, tmp_path, writes=True, packages=("$TMP", "$TEST"))
+    done = await ok(ctx, "complete_code", **IN_FM, line=3, column=10)
+    assert [r["identifier"] for r in done["results"]] == ["lv_greeting"], "completion saw the saved module"
+    docs = await ok(ctx, "get_keyword_docs", **IN_FM, line=3, column=3)
+    assert docs["text"].startswith("WRITE")
+    fixes = await ok(ctx, "get_quick_fixes", **IN_FM, line=2, column=4)
+    assert [f["description"] for f in fixes["fixes"]] == ["Declare local variable lv_greeting"]
+    assert cursors(adt) == [
+        f"{FMOD}/source/main#start=3,10",
+        f"{FMOD}/source/main#start=3,3",
+        f"{FMOD}/source/main#start=2,4",
+    ], "the source URI of a function module, as ADT's editor addresses it"
+    with_info = FM_CODE.replace("FUNCTION z_fn_hello_world.\n", "FUNCTION z_fn_hello_world.\n  DATA lv_n TYPE i.\n")
+    info = await ok(ctx, "get_element_info", **IN_FM, source=with_info, line=2, column=8)
+    assert info["type"] == "variable" and info["documentation"] == "TYPE I"
+    fixed = await ok(ctx, "apply_quick_fix", **IN_FM, line=2, column=4, fix=1)
+    assert fixed["applied"] == "Declare local variable lv_greeting" and fixed["unlocked"] is True and adt.locks == {}
+    assert adt.objects[FMOD].inactive == FM_CODE.replace("  lv_", "  DATA lv_greeting TYPE string.\n  lv_", 1)
+    formatted = await ok(ctx, "format_source", **IN_FM)
+    assert formatted["source"].startswith("FUNCTION z_fn_hello_world.\n  DATA lv_greeting TYPE string.")
+    written = await ok(
+        ctx, "write_function_module", name="Z_FN_HELLO_WORLD", function_group="ZFG_HELLO_WORLD", source=FM_CODE
+    )
+    assert written["package"] == "$TEST", "the package read from the containerRef"
+
+
+async def test_an_unknown_function_module_or_an_include_of_no_class_is_a_clear_error(adt, tmp_path) -> None:
+    ctx = context(adt, tmp_path)
+    unknown = await call(ctx, "complete_code", name="Z_FN_NOPE", kind="function_module", source="x", line=1, column=0)
+    assert unknown.is_error and "no function module Z_FN_NOPE" in unknown.text and "search_objects" in unknown.text
+    include = await call(
+        ctx, "get_element_info", name="ZTEST_PROGRAM", kind="program", include="testclasses", line=1, column=0
+    )
+    assert include.is_error and "Only classes have local includes" in include.text
+    gone = await call(ctx, "get_keyword_docs", name="ZTEST_GONE", kind="program", source="WRITE x.", line=1, column=1)
+    assert gone.is_error and "does not exist" in gone.text, "the system refuses a source it cannot find"
+    assert adt.changes() == []
+
+
+async def test_a_function_modules_group_is_found_by_its_uri_in_the_repository_search(adt, tmp_path) -> None:
+    from sap_devs.adt.client import AdtClient
+    from sap_devs.adt.functions import function_group_of
+
+    config = AdtConfig(url=adt.url, client="100", user="DEVELOPER", password="S3cret-Passw0rd!", timeout=2.0)
+    async with AdtClient(config) as client:
+        assert await function_group_of(client, "z_fn_hello_world") == "ZFG_HELLO_WORLD"
+    search = [r for r in adt.requests if r.path.endswith("/informationsystem/search")][-1]
+    assert search.query["objectType"] == ["FUGR"] and search.query["query"] == ["Z_FN_HELLO_WORLD"]
+
+
+TEST_BROKEN = """CLASS ltc_sample DEFINITION FOR TESTING DURATION SHORT RISK LEVEL HARMLESS.
+  PRIVATE SECTION.
+    METHODS first_test FOR TESTING.
+ENDCLASS.
+CLASS ltc_sample IMPLEMENTATION.
+  METHOD first_test.
+    lv_result = 2.
+  ENDMETHOD.
+ENDCLASS.
+"""
+
+
+async def test_editor_tools_address_a_class_include_and_fixes_save_the_include(adt, tmp_path) -> None:
+    adt.objects[CLASS].includes["testclasses"] = TEST_BROKEN
+    main_before = adt.objects[CLASS].source
+    ctx = context(adt, tmp_path, writes=True)
+    where = {"name": "ZCL_SAMPLE_CLASS", "kind": "class", "include": "testclasses"}
+    fixes = await ok(ctx, "get_quick_fixes", **where, line=7, column=6)
+    assert [f["description"] for f in fixes["fixes"]] == ["Declare local variable lv_result"]
+    docs = await ok(ctx, "get_keyword_docs", **where, line=6, column=3)
+    assert docs["text"].startswith("METHOD")
+    assert cursors(adt) == [f"{CLASS}/includes/testclasses#start=7,6", f"{CLASS}/includes/testclasses#start=6,3"]
+    out = await ok(ctx, "apply_quick_fix", **where, line=7, column=6, fix=1)
+    assert out["unlocked"] is True and adt.locks == {}
+    assert adt.objects[CLASS].includes["testclasses"] == TEST_BROKEN.replace(
+        "    lv_result", "    DATA lv_result TYPE string.\n    lv_result"
+    )
+    assert adt.objects[CLASS].source == main_before and adt.objects[CLASS].inactive is None, "main source untouched"
+    formatted = await ok(ctx, "format_source", name="ZCL_SAMPLE_CLASS", kind="class", include="definitions")
+    assert formatted["source"] == "* local types\n"
+    adt.objects[CLASS].includes.pop("macros", None)
+    missing = await call(
+        ctx, "complete_code", name="ZCL_SAMPLE_CLASS", kind="class", include="macros", line=1, column=0
+    )
+    assert missing.is_error and "has no macros include" in missing.text
+
+
+async def test_a_quick_fix_applies_to_the_unsaved_source_passed_in(adt, tmp_path) -> None:
+    """The fix is evaluated and applied on the text the agent passes (its unsaved editor content),
+    as ADT sends the editor's text in both requests; that text with the fix is what gets saved."""
+    adt.objects[PROGRAM].source = "REPORT ztest_program.\nWRITE 'saved'.\n"
+    ctx = context(adt, tmp_path, writes=True)
+    saved = await ok(ctx, "get_quick_fixes", name="ZTEST_PROGRAM", kind="program", line=2, column=7)
+    assert saved["count"] == 0, "the saved source has nothing to fix"
+    fixes = await ok(ctx, "get_quick_fixes", name="ZTEST_PROGRAM", kind="program", source=BROKEN, line=3, column=4)
+    assert fixes["count"] == 1, "the proposals were evaluated on the passed text"
+    out = await ok(ctx, "apply_quick_fix", name="ZTEST_PROGRAM", kind="program", source=BROKEN, line=3, column=4, fix=1)
+    assert out["lines_after"] == 5 and out["unlocked"] is True
+    assert adt.objects[PROGRAM].inactive == BROKEN.replace(
+        "  lv_count = 1.", "  DATA lv_count TYPE string.\n  lv_count = 1."
+    )
+    assert "lv_count = 1." in more_state(adt).fix_requests[-1], "the fix was computed on the passed text"

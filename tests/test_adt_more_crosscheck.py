@@ -52,6 +52,7 @@ SAMPLE = {
     "className": "ZCL_SAMPLE_CLASS",
     "classUri": CLASS,
     "tests": TESTS,
+    "recordedModuleUri": "/sap/bc/adt/functions/groups/zfg_hello_world/fmodules/z_fn_hello_world",
 }
 # operation -> the requests that define it: (method, path, _action)
 DEFINING: dict[str, list[tuple[str, str, str | None]]] = {
@@ -66,6 +67,8 @@ DEFINING: dict[str, list[tuple[str, str, str | None]]] = {
     "quickfix_apply": [("POST", QUICKFIX, None)],
     "create_function_group": [("POST", "/sap/bc/adt/functions/groups", None)],
     "create_function_module": [("POST", f"{GROUP}/fmodules", None)],
+    # the editor tools find a function module's group by a repository search
+    "function_group_lookup": [("GET", "/sap/bc/adt/repository/informationsystem/search", None)],
     "write_function_module": [
         ("POST", MODULE, "LOCK"),
         ("PUT", f"{MODULE}/source/main", None),
@@ -112,6 +115,7 @@ def sap_devs_operations() -> dict[str, Callable[[AdtClient, SafetyPolicy], Await
         "create_function_module": lambda c, p: functions.create_function_module(
             c, p, "ZFG_PRICES", "Z_GET_PRICE", description="Price"
         ),
+        "function_group_lookup": lambda c, p: functions.function_group_of(c, "Z_GET_PRICE"),
         "write_function_module": lambda c, p: write_source(
             c, p, "function_module", "Z_GET_PRICE", FM, group="ZFG_PRICES"
         ),
@@ -153,7 +157,7 @@ def find(requests: list[Recorded], method: str, path: str, action: str | None) -
 def run_reference(fake: FakeAdt) -> tuple[dict[str, list[Recorded]], list[dict[str, Any]]]:
     node, package = sap_tools_node(), sap_tool_path("abap-adt-api")
     job = {"url": fake.url, "user": fake.user, "password": fake.password, "client": fake.client}
-    job |= {"sample": SAMPLE, "ops": list(DEFINING)}
+    job |= {"sample": SAMPLE, "ops": [*DEFINING, "editor_uris"]}
     proc = subprocess.run(
         [str(node), str(SCRIPT), str(package)], input=json.dumps(job), capture_output=True, text=True, timeout=120
     )
@@ -209,3 +213,13 @@ async def test_issue_26_operations_agree_with_abap_adt_api(tmp_path) -> None:
         (differences if problems else agree).append((op, problems))
     print(f"\nissue 26 operations cross-checked against abap-adt-api: {len(agree)}/{len(DEFINING)} agree")
     assert differences == [], "\n".join(f"{op}: {p}" for op, p in differences)
+
+    # the editor tools' source URIs are the ones abap-adt-api derives from the objects' metadata
+    from sap_devs.adt.objects import CLASS_INCLUDES, source_uri
+
+    theirs_uris = next(r["value"] for r in results if r["op"] == "editor_uris")
+    fm = source_uri("function_module", "Z_FN_HELLO_WORLD", group="ZFG_HELLO_WORLD")
+    assert theirs_uris["function_module"].lower() == fm
+    includes = {k: v.lower() for k, v in theirs_uris["class_includes"].items()}
+    mine = {i: source_uri("class", "ZCL_SAMPLE_CLASS", include=i) for i in CLASS_INCLUDES}
+    assert includes == {**mine, "main": source_uri("class", "ZCL_SAMPLE_CLASS")}

@@ -34,6 +34,10 @@ MODES: dict[str, tuple[dict[str, str], Options]] = {
         {**ABAP, "SAP_SYSTEM_TYPE": "cloud", "SAP_DEVS_ADT_DATA": "1", "SAP_DEVS_ADT_TRANSPORTS": "1"},
         Options(None, None, "full", None, True, None),
     ),
+    "ABAP system, --allow-writes and execution": (
+        {**ABAP, "SAP_DEVS_ADT_EXECUTE": "1"},
+        Options(None, None, "full", None, True, None),
+    ),
     "broken ABAP configuration": ({"SAP_URL": "http://127.0.0.1:9"}, Options(None, None, "auto", None, False, None)),
 }
 CLIENTS = {
@@ -45,6 +49,15 @@ CLIENTS = {
     ),
 }
 MODERN = "io.modelcontextprotocol/"
+CLEARED = (
+    "SAP_DEVS_SYSTEM",
+    "SAP_SERVICE_KEY",
+    "SAP_SYSTEM_TYPE",
+    "SAP_DEVS_ADT_WRITE",
+    "SAP_DEVS_ADT_DATA",
+    "SAP_DEVS_ADT_TRANSPORTS",
+    "SAP_DEVS_ADT_EXECUTE",
+)
 
 
 @pytest.fixture(scope="module")
@@ -56,7 +69,7 @@ def prepared() -> tuple[dict[str, Any], dict[str, Any]]:
 @pytest.fixture
 def configured(request: pytest.FixtureRequest, prepared: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Any:
     env, options = MODES[request.param]
-    for name in ("SAP_URL", "SAP_USER", "SAP_PASSWORD", "SAP_DEVS_SYSTEM", "SAP_SERVICE_KEY", "SAP_DEVS_ADT_WRITE"):
+    for name in (*CLEARED, "SAP_URL", "SAP_USER", "SAP_PASSWORD"):
         monkeypatch.delenv(name, raising=False)
     for name, value in env.items():
         monkeypatch.setenv(name, value)
@@ -217,6 +230,37 @@ def test_the_front_does_not_cover_what_the_usual_path_refuses(prepared: Any, tmp
         Options(None, "mainframe", "auto", None, False, None),
     ):
         assert plan(options, prepared, tmp_path) is None, options
+
+
+def test_the_console_class_tool_is_listed_only_with_the_execute_switch(
+    prepared: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The front lists what the registry lists: run_console_class only with writes and
+    SAP_DEVS_ADT_EXECUTE; and the server it hands over to checks the switch again at call time."""
+    import dataclasses
+
+    from sap_devs.mcp.dispatch import invoke
+
+    for name in CLEARED:
+        monkeypatch.delenv(name, raising=False)
+    for name, value in ABAP.items():
+        monkeypatch.setenv(name, value)
+    specs = [ToolSpec.from_json(t) for t in prepared[1]["tools"]]
+    monkeypatch.setattr(manifest, "load_specs", lambda *a: specs)
+    monkeypatch.chdir(tmp_path)
+    writes = Options(None, None, "full", None, True, None)
+    without = plan(writes, prepared, tmp_path)
+    assert without is not None and "run_console_class" not in without.listed and "write_source" in without.listed
+    monkeypatch.setenv("SAP_DEVS_ADT_EXECUTE", "1")
+    read_only = plan(Options(None, None, "full", None, False, None), prepared, tmp_path)
+    assert read_only is not None and "run_console_class" not in read_only.listed, "the switch alone runs nothing"
+    with_switch = plan(writes, prepared, tmp_path)
+    assert with_switch is not None and "run_console_class" in with_switch.listed
+    _server, ctx = build(writes, with_switch)
+    tool = ctx.registry.get("run_console_class")
+    ctx.safety = dataclasses.replace(ctx.safety, execute=False)  # switched off after the tool was listed
+    outcome = anyio.run(invoke, tool, {"name": "ZCL_DEMO_RUN"}, ctx)
+    assert outcome.is_error and "executing code on the system is off" in outcome.text
 
 
 def test_prepared_answers_are_current() -> None:

@@ -10,7 +10,7 @@ from jsonschema import Draft202012Validator
 
 from sap_devs.mcp.framework import ToolContext
 from sap_devs.mcp.registry import Registry, discover
-from sap_devs.mcp.schema_compact import SELF_EVIDENT, compact_input, compact_output
+from sap_devs.mcp.schema_compact import LISTED_BARE, SELF_EVIDENT, compact_input, compact_output
 from sap_devs.mcp.server import build_server
 
 TOOLS = discover()
@@ -105,6 +105,19 @@ def test_what_a_keyword_already_says_is_not_said_twice() -> None:
     assert "description" not in docs["limit"] and docs["limit"]["maximum"] == 50
     assert docs["query"]["description"], "other parameters keep their sentence"
     assert {"limit", "start_line", "max_lines", "kind", "description"} == SELF_EVIDENT
+
+
+def test_a_parameter_marked_bare_is_listed_without_its_sentence() -> None:
+    """The editor tools' shared position (name, line, column, include) says what it is by its names,
+    values and bounds: the sentences stay in the full schema only, and the mark is not listed."""
+    full = _full("get_quick_fixes")
+    listed = compact_input(full)["properties"]
+    for name in ("name", "line", "column", "include"):
+        assert full["properties"][name]["description"] and full["properties"][name][LISTED_BARE] is True
+        assert "description" not in listed[name] and LISTED_BARE not in listed[name], name
+    assert listed["line"]["minimum"] == 1 and listed["column"]["minimum"] == 0
+    assert listed["source"]["description"] == "Unsaved text.", "unmarked parameters keep their sentence"
+    assert "description" in compact_input(_full("get_program"))["properties"]["name"], "marks are per tool"
 
 
 def test_a_nested_model_used_once_is_written_in_place() -> None:

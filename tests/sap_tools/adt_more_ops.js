@@ -48,6 +48,16 @@ async function main() {
     create_function_module: () =>
       c.createObject({ objtype: "FUGR/FF", name: s.module, parentName: s.group, description: "Price",
         parentPath: "/sap/bc/adt/functions/groups/" + s.group.toLowerCase() }),
+    function_group_lookup: () => c.searchObject(s.module, "FUGR/FF"),
+    // where abap-adt-api's callers point editor requests: the source URIs it derives from metadata
+    editor_uris: async () => {
+      const fm = await c.objectStructure(s.recordedModuleUri);
+      const clas = await c.objectStructure(s.classUri);
+      return {
+        function_module: api.ADTClient.mainInclude(fm),
+        class_includes: Object.fromEntries(api.ADTClient.classIncludes(clas)),
+      };
+    },
     write_function_module: () => locked(s.moduleUri, (h) => c.setObjectSource(s.moduleUri + "/source/main", s.fm, h)),
     write_class_include: () =>
       locked(s.classUri, async (h) => {

@@ -13,7 +13,6 @@ from sap_devs.core.xml import parse_xml
 
 ADTCORE = "{http://www.sap.com/adt/core}"
 ABAPSOURCE = "{http://www.sap.com/adt/abapsource}"
-ATOM = "{http://www.w3.org/2005/Atom}"
 MAX_DOC = 60_000
 
 
@@ -61,7 +60,6 @@ class ElementInfo:
     name: str | None
     type: str | None
     documentation: str
-    doc_link: str | None
     components: list[dict[str, object]] = field(default_factory=list)
 
 
@@ -75,12 +73,11 @@ async def element_info(client: AdtClient, source_uri: str, source: str, line: in
         body=source,
     )
     if not response.content.lstrip().startswith(b"<"):  # older systems answer with plain text
-        return ElementInfo(None, None, response.text()[:MAX_DOC].strip(), None)
+        return ElementInfo(None, None, response.text()[:MAX_DOC].strip())
     root = parse_xml(response.content, source="element information")
     info = root if root.tag == f"{ABAPSOURCE}elementInfo" else root.find(f".//{ABAPSOURCE}elementInfo")
     if info is None:
-        return ElementInfo(None, None, html_text(response.text())[:MAX_DOC], None)
-    link = info.find(f"{ATOM}link")
+        return ElementInfo(None, None, html_text(response.text())[:MAX_DOC])
     components = []
     for child in info.findall(f"{ABAPSOURCE}elementInfo"):
         entries = {
@@ -94,7 +91,6 @@ async def element_info(client: AdtClient, source_uri: str, source: str, line: in
         name=info.get(f"{ADTCORE}name"),
         type=info.get(f"{ADTCORE}type"),
         documentation=html_text(info.findtext(f"{ABAPSOURCE}documentation") or "")[:MAX_DOC],
-        doc_link=link.get("href") if link is not None else None,
         components=components[:200],
     )
 

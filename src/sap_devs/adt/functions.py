@@ -7,17 +7,23 @@ recorded on the transport of the group's package.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from urllib.parse import unquote
 from xml.sax.saxutils import quoteattr
 
 from sap_devs.adt.client import AdtClient
+from sap_devs.adt.errors import AdtError
 from sap_devs.adt.objects import KINDS, encode_name, object_uri, read_info
 from sap_devs.adt.safety import PolicyError, SafetyPolicy
 from sap_devs.adt.write import allowed_package, check_new_name, check_new_object, post_new
+from sap_devs.core.xml import parse_xml
 
 GROUP_TYPE = "application/vnd.sap.adt.functions.groups.v3+xml"
 MODULE_TYPE = "application/vnd.sap.adt.functions.fmodules+xml"
 GROUP_MAX = 26  # SAPL<group> must stay within 30 characters
+ADTCORE = "{http://www.sap.com/adt/core}"
+_MODULE_URI = re.compile(r"^/sap/bc/adt/functions/groups/([^/?#]+)/fmodules/([^/?#]+)$", re.I)
 
 
 @dataclass(frozen=True)
@@ -76,6 +82,27 @@ async def create_function_module(
     )
     await post_new(client, f"{group_uri}/fmodules", body, content_type=MODULE_TYPE, transport=transport)
     return Created(upper, f"{group_uri}/fmodules/{encode_name(upper)}", package, transport)
+
+
+async def function_group_of(client: AdtClient, name: str) -> str:
+    """The function group a function module belongs to. Module names are unique in a system, so the
+    repository search (main type only, as abap-adt-api sends it) finds its one URI, which names the group.
+    The URI is matched, not the name: older systems answer names such as ``Z_X (FUNCTION MODULE)``."""
+    wanted = name.strip().upper()
+    response = await client.request(
+        "GET",
+        "/sap/bc/adt/repository/informationsystem/search",
+        params={"operation": "quickSearch", "query": wanted, "maxResults": "50", "objectType": "FUGR"},
+        accept="application/xml",
+    )
+    for ref in parse_xml(response.content, source="search result").iter(f"{ADTCORE}objectReference"):
+        match = _MODULE_URI.match(ref.get(f"{ADTCORE}uri", ""))
+        if match and unquote(match.group(2)).upper() == wanted:
+            return unquote(match.group(1)).upper()
+    raise AdtError(
+        f"There is no function module {wanted} on the system.",
+        hint="Check the name with search_objects (object_type FUGR/FF).",
+    )
 
 
 def _responsible(client: AdtClient) -> str:

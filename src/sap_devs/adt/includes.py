@@ -11,7 +11,7 @@ from xml.sax.saxutils import quoteattr
 
 from sap_devs.adt.client import AdtClient
 from sap_devs.adt.errors import AdtError
-from sap_devs.adt.objects import CLASS_INCLUDES, object_uri, read_info
+from sap_devs.adt.objects import object_uri, read_info, source_uri
 from sap_devs.adt.safety import SafetyPolicy
 from sap_devs.adt.write import allowed_package, holding_lock
 
@@ -33,9 +33,7 @@ class IncludeWrite:
 
 
 def _include_uri(name: str, include: str) -> str:
-    if include not in CLASS_INCLUDES:
-        raise AdtError(f"Unknown class include {include!r}.", hint=f"Use one of: {', '.join(CLASS_INCLUDES)}.")
-    return f"{object_uri('class', name)}/includes/{include}"
+    return source_uri("class", name, include=include)
 
 
 async def read_include(client: AdtClient, name: str, include: str, *, version: str = "active") -> str | None:

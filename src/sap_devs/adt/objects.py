@@ -83,6 +83,18 @@ def object_uri(kind: str, name: str, *, group: str | None = None) -> str:
     return f"{KINDS[kind].collection}/{encode_name(name)}"
 
 
+def source_uri(kind: str, name: str, *, group: str | None = None, include: str | None = None) -> str:
+    """The URI of an object's source as ADT's editor addresses it: ``.../source/main``, a function
+    module under its group, a class's local include at ``.../includes/<include>`` (no source/main)."""
+    if include:
+        if kind != "class":
+            raise AdtError(f"Only classes have local includes; a {kind} has none.", hint="Leave include out.")
+        if include not in CLASS_INCLUDES:
+            raise AdtError(f"Unknown class include {include!r}.", hint=f"Use one of: {', '.join(CLASS_INCLUDES)}.")
+        return f"{object_uri(kind, name)}/includes/{include}"
+    return f"{object_uri(kind, name, group=group)}/source/main"
+
+
 @dataclass
 class ObjectInfo:
     name: str
@@ -107,6 +119,11 @@ def parse_info(xml: bytes, uri: str) -> ObjectInfo:
         return root.get(f"{ADTCORE}{name}")
 
     package_ref = root.find(f"{ADTCORE}packageRef")
+    container = root.find(f"{ADTCORE}containerRef")
+    if package_ref is not None:
+        package = package_ref.get(f"{ADTCORE}name")
+    else:  # a function module names no package of its own: its group's is on the containerRef
+        package = container.get(f"{ADTCORE}packageName") if container is not None else None
     links = [
         {k: v for k, v in (("rel", link.get("rel")), ("href", link.get("href")), ("type", link.get("type"))) if v}
         for link in root.findall(f"{ATOM}link")
@@ -116,7 +133,7 @@ def parse_info(xml: bytes, uri: str) -> ObjectInfo:
         type=attr("type") or "",
         uri=uri,
         description=attr("description"),
-        package=package_ref.get(f"{ADTCORE}name") if package_ref is not None else None,
+        package=package,
         responsible=attr("responsible"),
         changed_by=attr("changedBy"),
         changed_at=attr("changedAt"),

@@ -61,13 +61,17 @@ class SafetyPolicy:
                 hint="Allow it with SAP_DEVS_ADT_PACKAGES if this is intended.",
             )
 
-    def check_execute(self, package: str | None, name: str) -> None:
-        """Running code needs writes, its own opt-in, and the code in an allowed package."""
+    def check_execute_on(self, name: str) -> None:
+        """Running code needs writes and its own opt-in; checked before anything is asked of the system."""
         if not (self.writes and self.execute):
             raise PolicyError(
                 f"Running {name} is refused: executing code on the system is off.",
                 hint="Start the server with --allow-writes and SAP_DEVS_ADT_EXECUTE=1 to enable it.",
             )
+
+    def check_execute(self, package: str | None, name: str) -> None:
+        """Running code needs writes, its own opt-in, and the code in an allowed package."""
+        self.check_execute_on(name)
         if not package or not self.package_allowed(package):
             raise PolicyError(
                 f"Running {name} is refused: package {package or '(unknown)'} is not in the allowed packages "

@@ -154,7 +154,13 @@ def open_http_session(
     server_env = {k: v for k, v in os.environ.items() if k != "SAP_DEVS_ADT_WRITE"}
     policy = SafetyPolicy.from_env(server_env, allow_writes=abap_writes) if abap else SafetyPolicy.from_env({})
     env = environment or (config.system_type if config else os.environ.get("SAP_SYSTEM_TYPE", "onprem"))
-    gates = {"system": abap, "writes": policy.writes, "data": policy.data, "transports": policy.transports}
+    gates = {
+        "system": abap,
+        "writes": policy.writes,
+        "data": policy.data,
+        "transports": policy.transports,
+        "execute": policy.execute,
+    }
     full = Registry.default(environment=env, **gates)
     registry = Registry([t for t in full if t.name not in LOCAL_ONLY_TOOLS], environment=env, **gates)
     ctx = ToolContext(

@@ -94,14 +94,25 @@ def _availability(tools: list[Tool]) -> list[str]:
         *(f"| {e} | {counts[e]} | {counts[e] - sum(1 for t in abap if t.available(e))} |" for e in envs),
         "",
         "ABAP tools by environment (write tools, marked *, also need `--allow-writes`; transport tools, "
-        "marked **, also `SAP_DEVS_ADT_TRANSPORTS=1`; data tools, marked †, need `SAP_DEVS_ADT_DATA=1`):",
+        "marked **, also `SAP_DEVS_ADT_TRANSPORTS=1`; data tools, marked †, need `SAP_DEVS_ADT_DATA=1`; tools that run code, marked ‡, also "
+        "`SAP_DEVS_ADT_EXECUTE=1`):",
         "",
         "| Tool | onprem | cloud | legacy |",
         "|---|---|---|---|",
     ]
     for tool in sorted(abap, key=lambda t: t.name):
         marks = " | ".join("yes" if tool.available(e) else "-" for e in envs)
-        mark = " **" if tool.manages_transports else " *" if tool.writes else " †" if tool.reads_data else ""
+        mark = (
+            " **"
+            if tool.manages_transports
+            else " ‡"
+            if tool.runs_code
+            else " *"
+            if tool.writes
+            else " †"
+            if tool.reads_data
+            else ""
+        )
         lines.append(f"| `{tool.name}`{mark} | {marks} |")
     return [*lines, ""]
 

@@ -230,6 +230,7 @@ class ToolSpec(_Gates):
     needs_system: bool = False
     reads_data: bool = False
     manages_transports: bool = False
+    runs_code: bool = False
     project_kinds: frozenset[str] = frozenset()
 
     @property
@@ -281,6 +282,9 @@ class Tool(_Gates, Generic[InputT, OutputT]):
     """Returns business data rows (table preview, SQL): registered only when data access is enabled."""
     manages_transports: bool = False
     """Creates or releases transport requests: registered only when writes and transports are enabled."""
+    runs_code: bool = False
+    """Executes code on the system (console classes): registered only when writes and execution
+    (SAP_DEVS_ADT_EXECUTE) are enabled; the handler checks the policy again at call time."""
     project_kinds: frozenset[str] = frozenset()
     """Kinds of project the tool is for ('cap', 'ui5', 'abap'; see mcp.project_kinds): a stdio server
     lists it only when its folder is such a project; search_tools and call_tool reach it always."""

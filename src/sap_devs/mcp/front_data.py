@@ -22,7 +22,7 @@ from typing import Any
 from sap_devs.mcp.installed import sdk_fingerprint, server_sources_digest
 
 DATA_PATH = Path(__file__).with_name("front.json")
-FORMAT = 1
+FORMAT = 2  # 2: the tool-set keys carry the execute switch
 INSTRUCTIONS = "\u0000instructions\u0000"
 """Stands in for the server instructions in a result template: they depend on the user's tool set."""
 TOOLS = "\u0000tools\u0000"
@@ -38,19 +38,29 @@ def _tool_sets(specs: list[Any]) -> dict[str, Any]:
     sets: list[list[str]] = []
     keys: dict[str, int] = {}
     auto: dict[str, str] = {}
-    for env, system, writes, data, transports in itertools.product(ENVIRONMENTS, *[(False, True)] * 4):
-        registry = Registry(specs, environment=env, system=system, writes=writes, data=data, transports=transports)
+    for env, system, *flags in itertools.product(ENVIRONMENTS, *[(False, True)] * 5):
+        writes, data, transports, execute = flags
+        registry = Registry(
+            specs,
+            environment=env,
+            system=system,
+            writes=writes,
+            data=data,
+            transports=transports,
+            execute=execute,
+        )
         names = registry.names()
         if names not in sets:
             sets.append(names)
-        key = combo_key(env, system, writes, data, transports)
+        key = combo_key(env, system, writes, data, transports, execute)
         keys[key] = sets.index(names)
         auto[key] = registry.resolve_mode("auto")
     return {"sets": sets, "keys": keys, "auto": auto}
 
 
-def combo_key(environment: str, system: bool, writes: bool, data: bool, transports: bool) -> str:
-    return ",".join([environment, *("1" if flag else "0" for flag in (system, writes, data, transports))])
+def combo_key(environment: str, system: bool, writes: bool, data: bool, transports: bool, execute: bool) -> str:
+    flags = (system, writes, data, transports, execute)
+    return ",".join([environment, *("1" if flag else "0" for flag in flags)])
 
 
 def _envelope(version: str) -> dict[str, Any]:
@@ -99,7 +109,7 @@ def _server(specs: list[Any], mode: str) -> Any:
     from sap_devs.mcp.registry import Registry
     from sap_devs.mcp.server import build_server
 
-    registry = Registry(specs, system=True, writes=True, data=True, transports=True)
+    registry = Registry(specs, system=True, writes=True, data=True, transports=True, execute=True)
     return build_server(registry, ToolContext(), mode=mode)
 
 

@@ -8,6 +8,7 @@ Nothing here imports pydantic or the SDK: the front must answer before those hav
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import os
 from dataclasses import dataclass, field
@@ -177,13 +178,13 @@ def _tool_set(options: Options, data: dict[str, Any]) -> tuple[str, list[str], s
         found = {keys.get(combo_key(environment, False, *flags)) for flags in _FLAG_COMBOS}
         if len(found) != 1 or None in found:
             return None
-        key = combo_key(environment, False, False, False, False)
+        key = combo_key(environment, False, False, False, False, False)
         return key, sets[keys[key]], None
     from sap_devs.adt.safety import SafetyPolicy
 
     policy = SafetyPolicy.from_env(allow_writes=options.allow_writes)
-    key = combo_key(environment, True, policy.writes, policy.data, policy.transports)
+    key = combo_key(environment, True, policy.writes, policy.data, policy.transports, policy.execute)
     return (key, sets[keys[key]], problem) if key in keys else None
 
 
-_FLAG_COMBOS = [(w, d, t) for w in (False, True) for d in (False, True) for t in (False, True)]
+_FLAG_COMBOS = list(itertools.product((False, True), repeat=4))  # writes, data, transports, execute

@@ -63,11 +63,13 @@ class Registry:
         writes: bool = False,
         data: bool = False,
         transports: bool = False,
+        execute: bool = False,
         project_kinds: frozenset[str] | None = None,
     ) -> None:
         """``system``: an ABAP system is configured; ``writes``: the user enabled changes to it;
         ``data``: the user allowed reading table contents and running SELECTs; ``transports``: the
-        user allowed creating and releasing transport requests (on top of writes); ``project_kinds``:
+        user allowed creating and releasing transport requests (on top of writes); ``execute``: the
+        user allowed running code on the system (SAP_DEVS_ADT_EXECUTE, on top of writes); ``project_kinds``:
         the kinds of project the server's folder holds, so tools for other kinds are not listed
         (still callable; None lists every tool, as a team server and the docs do)."""
         if environment not in ENVIRONMENTS:
@@ -93,6 +95,8 @@ class Registry:
                 continue  # business data stays on the system unless the user opts in
             if tool.manages_transports and not transports:
                 continue  # a released transport cannot be taken back: a separate opt-in
+            if tool.runs_code and not execute:
+                continue  # running code is its own opt-in: not even listed while it would refuse
             if isinstance(tool, Tool):
                 self._specs[tool.name] = tool.spec()
                 self._loaded[tool.name] = tool
@@ -108,6 +112,7 @@ class Registry:
         writes: bool = False,
         data: bool = False,
         transports: bool = False,
+        execute: bool = False,
         prebuilt: bool = True,
         project_kinds: frozenset[str] | None = None,
     ) -> Registry:
@@ -126,6 +131,7 @@ class Registry:
             writes=writes,
             data=data,
             transports=transports,
+            execute=execute,
             project_kinds=project_kinds,
         )
 

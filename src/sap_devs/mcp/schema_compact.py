@@ -94,6 +94,9 @@ def _bounds_in_pattern(node: dict[str, Any]) -> dict[str, Any]:
 
 # Parameters whose name, default and bounds say what they do: their sentence stays in the full schema.
 SELF_EVIDENT = frozenset({"limit", "start_line", "max_lines", "kind", "description"})
+LISTED_BARE = "x-listed-bare"
+"""Marks one tool's parameter as self-evident where its name alone is not (``name`` next to a ``kind``,
+``line`` and ``column`` with their minimum): listed without its sentence, the mark itself not listed."""
 
 
 def _refs(node: Any) -> list[str]:
@@ -138,8 +141,9 @@ def compact_input(schema: dict[str, Any]) -> dict[str, Any]:
     # unknown arguments are still rejected with a message naming them; the flag need not travel
     out = {k: v for k, v in _node(schema, keep_descriptions=True).items() if k != "additionalProperties"}
     for props in [out.get("properties", {}), *(d.get("properties", {}) for d in out.get("$defs", {}).values())]:
-        for name in SELF_EVIDENT & set(props):
-            props[name] = {k: v for k, v in props[name].items() if k != "description"}
+        for name, prop in props.items():
+            if name in SELF_EVIDENT or prop.get(LISTED_BARE):
+                props[name] = {k: v for k, v in prop.items() if k not in ("description", LISTED_BARE)}
     return _inline_single_use(out)
 
 

@@ -37,6 +37,7 @@ def open_session(
         writes=policy.writes,
         data=policy.data,
         transports=policy.transports,
+        execute=policy.execute,
         project_kinds=project_kinds,
     )
     ctx = ToolContext(

@@ -36,11 +36,24 @@ def saved_hint(first: str, unlocked: bool) -> str:
     return first + " The unlock request failed; the lock is released when the server session ends."
 
 
+SAVED_FIELDS = ("name", "package", "transport", "lines_before", "lines_after", "unlocked")
+
+
+def saved(report: Any, first: str) -> dict[str, Any]:
+    """The output fields every tool that saves source reports, taken from the save report (a
+    ``write.WriteReport`` or ``includes.IncludeWrite``), with the hint on what to do next."""
+    return {**{name: getattr(report, name) for name in SAVED_FIELDS}, "hint": saved_hint(first, report.unlocked)}
+
+
+NAME_PATTERN = r"^[A-Za-z0-9_/$<>-]+$"
+BARE = {"x-listed-bare": True}  # schema_compact.LISTED_BARE: the sentence stays in the full schema only
+
+
 def name_field(what: str, example: str | None = None, *, max_length: int = 120) -> Any:
     # the pattern's + already refuses an empty name: no min_length to repeat in every schema; shared
     # fields (one model for classes, tables, CDS views ...) give no example, which would suit one kind only
     text = f"{what}, e.g. {example}." if example else f"{what}."
-    return Field(max_length=max_length, pattern=r"^[A-Za-z0-9_/$<>-]+$", description=text)
+    return Field(max_length=max_length, pattern=NAME_PATTERN, description=text)
 
 
 def transport_field() -> Any:

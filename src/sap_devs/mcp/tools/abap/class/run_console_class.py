@@ -36,5 +36,6 @@ TOOL = Tool(
     annotations=Annotations(read_only=False, destructive=True, idempotent=False, open_world=True),
     available_in=MODERN,
     needs_system=True,
+    runs_code=True,
     example={"name": "ZCL_DEMO_RUN"},
 )

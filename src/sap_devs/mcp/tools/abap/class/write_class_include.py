@@ -7,13 +7,13 @@ from typing import Literal
 from pydantic import Field
 
 from sap_devs.mcp.framework import Annotations, Tool, ToolContext, ToolInput, ToolOutput
-from sap_devs.mcp.tools.abap._shared import ALL_SYSTEMS, name_field, saved_hint, transport_field
+from sap_devs.mcp.tools.abap._shared import ALL_SYSTEMS, BARE, name_field, saved, transport_field
 
 
 class Input(ToolInput):
     name: str = name_field("Class name")
     include: Literal["testclasses", "definitions", "implementations", "macros"] = Field(
-        description="testclasses is created when missing."
+        description="testclasses is created when missing.", json_schema_extra=BARE
     )
     source: str = Field(min_length=1, max_length=2_000_000, description="The include's complete new source.")
     transport: str | None = transport_field()
@@ -37,24 +37,17 @@ async def handle(params: Input, ctx: ToolContext) -> Output:
     report = await write_include(
         ctx.adt(), ctx.policy(), params.name, params.include, params.source, transport=params.transport
     )
-    hint = saved_hint("Saved as inactive; activate the class, then run_unit_tests.", report.unlocked)
     return Output(
-        name=report.name,
         include=report.include,
-        package=report.package,
-        transport=report.transport,
         created=report.created,
-        lines_before=report.lines_before,
-        lines_after=report.lines_after,
-        unlocked=report.unlocked,
-        hint=hint,
+        **saved(report, "Saved as inactive; activate the class, then run_unit_tests."),
     )
 
 
 TOOL = Tool(
     name="write_class_include",
     title="Write unit tests or local includes",
-    description="Save unit tests (the test classes include, created if missing) or the local definitions, implementations or macros of a global class: lock, write, unlock.",
+    description="Add or replace a class's unit tests (test classes include, created if missing) or local definitions, implementations, macros; allowed packages.",
     category="abap",
     action="update",
     input=Input,

@@ -1,6 +1,9 @@
-"""The shape shared by create_program, create_class and create_interface."""
+"""The shape shared by the create tools: create_program, create_class and create_interface are built
+here; create_function_group and create_function_module answer with the same output."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from pydantic import Field
 
@@ -26,6 +29,14 @@ class CreateOutput(ToolOutput):
     hint: str
 
 
+CREATES = Annotations(read_only=False, destructive=False, idempotent=False, open_world=True)
+
+
+def created(made: Any, hint: str = "Created inactive; run syntax_check, then activate_objects.") -> CreateOutput:
+    """The output of a create tool from what the domain call reports (name, uri, package, transport)."""
+    return CreateOutput(name=made.name, uri=made.uri, package=made.package, transport=made.transport, hint=hint)
+
+
 def create_tool(
     *, name: str, module: str, kind: str, title: str, description: str, available_in: frozenset[str]
 ) -> Tool:
@@ -42,13 +53,7 @@ def create_tool(
             source=params.source,
             transport=params.transport,
         )
-        return CreateOutput(
-            name=report.name,
-            uri=report.uri,
-            package=report.package,
-            transport=report.transport,
-            hint="Created inactive; run syntax_check, then activate_objects.",
-        )
+        return created(report)
 
     handle.__module__ = module
     return Tool(
@@ -60,7 +65,7 @@ def create_tool(
         input=CreateInput,
         output=CreateOutput,
         handler=handle,
-        annotations=Annotations(read_only=False, destructive=False, idempotent=False, open_world=True),
+        annotations=CREATES,
         available_in=available_in,
         needs_system=True,
         example={"name": "ZCL_SALES_ORDER", "package": "$TMP", "description": "Sales order logic"},

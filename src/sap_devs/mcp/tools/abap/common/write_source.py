@@ -7,7 +7,7 @@ from typing import Literal
 from pydantic import Field
 
 from sap_devs.mcp.framework import Annotations, Tool, ToolContext, ToolInput, ToolOutput
-from sap_devs.mcp.tools.abap._shared import ALL_SYSTEMS, name_field, saved_hint, transport_field
+from sap_devs.mcp.tools.abap._shared import ALL_SYSTEMS, name_field, saved, transport_field
 
 Writable = Literal[
     "program",
@@ -47,16 +47,8 @@ async def handle(params: Input, ctx: ToolContext) -> Output:
     report = await write_source(
         ctx.adt(), ctx.policy(), params.kind, params.name, params.source, transport=params.transport
     )
-    hint = saved_hint("Saved as inactive; activate the object to make the change effective.", report.unlocked)
     return Output(
-        name=report.name,
-        uri=report.uri,
-        package=report.package,
-        transport=report.transport,
-        lines_before=report.lines_before,
-        lines_after=report.lines_after,
-        unlocked=report.unlocked,
-        hint=hint,
+        uri=report.uri, **saved(report, "Saved as inactive; activate the object to make the change effective.")
     )
 
 

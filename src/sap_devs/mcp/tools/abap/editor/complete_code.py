@@ -28,7 +28,8 @@ class Output(ToolOutput):
 async def handle(params: Input, ctx: ToolContext) -> Output:
     from sap_devs.adt.codeassist import complete
 
-    uri, source = await position_source(ctx, params)
+    target, source = await position_source(ctx, params)
+    uri = target.uri
     found = await complete(ctx.adt(), uri, source, params.line, params.column)
     shown = [Proposal(identifier=p.identifier, kind=p.kind) for p in found[: params.limit]]
     hint = None if found else "No proposals at this position; put the cursor right after what you typed."
@@ -40,7 +41,7 @@ async def handle(params: Input, ctx: ToolContext) -> Output:
 TOOL = Tool(
     name="complete_code",
     title="ABAP code completion",
-    description="Code completion: what can be typed at a line and column of ABAP source (saved or unsaved).",
+    description="Code completion: what you can type here, at a line and column of ABAP source, saved or not.",
     category="abap",
     action="read",
     input=Input,

@@ -5,14 +5,15 @@ from __future__ import annotations
 from pydantic import Field
 
 from sap_devs.mcp.framework import Tool, ToolContext, ToolError, ToolInput, ToolOutput
-from sap_devs.mcp.tools.abap._shared import ALL_SYSTEMS
-from sap_devs.mcp.tools.abap.editor._position import EditorKind
+from sap_devs.mcp.tools.abap._shared import ALL_SYSTEMS, BARE, NAME_PATTERN
+from sap_devs.mcp.tools.abap.editor._position import ClassInclude, EditorKind, SourceRef, editor_target, saved_source
 
 
 class Input(ToolInput):
     source: str | None = Field(None, max_length=2_000_000, description="ABAP source to format.")
-    name: str | None = Field(None, max_length=120, pattern=r"^[A-Za-z0-9_/$<>-]+$", description="Or a saved object.")
+    name: str | None = Field(None, max_length=120, pattern=NAME_PATTERN, description="Or a saved object.")
     kind: EditorKind | None = Field(None, description="Its kind.")
+    include: ClassInclude | None = Field(None, description="A class's local include.", json_schema_extra=BARE)
 
 
 class Output(ToolOutput):
@@ -24,7 +25,6 @@ class Output(ToolOutput):
 
 
 async def handle(params: Input, ctx: ToolContext) -> Output:
-    from sap_devs.adt.objects import read_source
     from sap_devs.adt.prettyprint import pretty_print
 
     client = ctx.adt()
@@ -32,7 +32,8 @@ async def handle(params: Input, ctx: ToolContext) -> Output:
     if source is None:
         if not (params.name and params.kind):
             raise ToolError("Give source, or name and kind of a saved object.")
-        source = await read_source(client, params.kind, params.name, version="inactive")
+        ref = SourceRef(name=params.name, kind=params.kind, include=params.include)
+        source = await saved_source(ctx, ref, (await editor_target(ctx, ref)).uri)
     result = await pretty_print(client, source)
     hint = "Nothing was saved; save it with write_source." if result.source != source else "Already formatted."
     return Output(

@@ -15,28 +15,27 @@ class Output(ToolOutput):
     name: str | None = None
     type: str | None = None
     documentation: str
-    doc_link: str | None = None
     components: list[dict[str, Any]] = Field(default_factory=list, description="Parameters, attributes ...")
 
 
 async def handle(params: PositionInput, ctx: ToolContext) -> Output:
     from sap_devs.adt.codeassist import element_info
 
-    uri, source = await position_source(ctx, params)
+    target, source = await position_source(ctx, params)
+    uri = target.uri
     info = await element_info(ctx.adt(), uri, source, params.line, params.column)
     return Output(
         name=info.name,
         type=info.type,
         documentation=info.documentation,
-        doc_link=info.doc_link,
         components=info.components,
     )
 
 
 TOOL = Tool(
     name="get_element_info",
-    title="ABAP element info",
-    description="Hover info at a line and column of ABAP source: type, signature and documentation of the element there.",
+    title="Element info",
+    description="Hover info: type, signature and documentation of the element at a line and column.",
     category="abap",
     action="read",
     input=PositionInput,

@@ -16,7 +16,8 @@ class Output(ToolOutput):
 async def handle(params: PositionInput, ctx: ToolContext) -> Output:
     from sap_devs.adt.codeassist import keyword_docs
 
-    uri, source = await position_source(ctx, params)
+    target, source = await position_source(ctx, params)
+    uri = target.uri
     client = ctx.adt()
     text, cut = await keyword_docs(
         client, uri, source, params.line, params.column, language=client.config.language or "EN"
@@ -28,7 +29,7 @@ async def handle(params: PositionInput, ctx: ToolContext) -> Output:
 TOOL = Tool(
     name="get_keyword_docs",
     title="ABAP F1 keyword documentation",
-    description="F1 help: the system's ABAP keyword documentation for the statement at a line and column, as text.",
+    description="F1 help: the ABAP keyword documentation of the statement at a line and column, as text.",
     category="abap",
     action="read",
     input=PositionInput,

@@ -10,7 +10,7 @@ from sap_devs.mcp.tools.abap.editor._position import PositionInput, position_sou
 
 
 class Fix(BaseModel):
-    number: int = Field(description="Pass as proposal to apply_quick_fix.")
+    number: int = Field(description="Pass as fix to apply_quick_fix.")
     name: str
     description: str
 
@@ -24,7 +24,8 @@ class Output(ToolOutput):
 async def handle(params: PositionInput, ctx: ToolContext) -> Output:
     from sap_devs.adt.quickfix import proposals
 
-    uri, source = await position_source(ctx, params)
+    target, source = await position_source(ctx, params)
+    uri = target.uri
     found = await proposals(ctx.adt(), uri, source, params.line, params.column)
     fixes = [Fix(number=i, name=p.name, description=p.description) for i, p in enumerate(found, 1)]
     hint = "No quick fix here; put the cursor on the word a syntax message points at." if not fixes else None
@@ -34,7 +35,7 @@ async def handle(params: PositionInput, ctx: ToolContext) -> Output:
 TOOL = Tool(
     name="get_quick_fixes",
     title="ABAP quick fix proposals",
-    description="The quick fixes ADT offers at a line and column of ABAP source, e.g. for a syntax error; apply_quick_fix applies one.",
+    description="Quick fixes ADT offers at a line and column, e.g. for a syntax error; apply_quick_fix applies one.",
     category="abap",
     action="read",
     input=PositionInput,

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from sap_devs.mcp.framework import Annotations, Tool, ToolContext, ToolInput, ToolOutput
+from sap_devs.mcp.framework import Tool, ToolContext, ToolInput
 from sap_devs.mcp.tools.abap._shared import CLASSIC, name_field, short_text_field, transport_field
+from sap_devs.mcp.tools.abap.common._create import CREATES, CreateOutput, created
 
 
 class Input(ToolInput):
@@ -13,15 +14,7 @@ class Input(ToolInput):
     transport: str | None = transport_field()
 
 
-class Output(ToolOutput):
-    name: str
-    uri: str
-    package: str
-    transport: str | None = None
-    hint: str
-
-
-async def handle(params: Input, ctx: ToolContext) -> Output:
+async def handle(params: Input, ctx: ToolContext) -> CreateOutput:
     from sap_devs.adt.functions import create_function_group
 
     made = await create_function_group(
@@ -32,8 +25,7 @@ async def handle(params: Input, ctx: ToolContext) -> Output:
         description=params.description,
         transport=params.transport,
     )
-    hint = "Created; add modules with create_function_module, then activate_objects."
-    return Output(name=made.name, uri=made.uri, package=made.package, transport=made.transport, hint=hint)
+    return created(made, "Created; add modules with create_function_module, then activate_objects.")
 
 
 TOOL = Tool(
@@ -43,9 +35,9 @@ TOOL = Tool(
     category="abap",
     action="create",
     input=Input,
-    output=Output,
+    output=CreateOutput,
     handler=handle,
-    annotations=Annotations(read_only=False, destructive=False, idempotent=False, open_world=True),
+    annotations=CREATES,
     available_in=CLASSIC,
     needs_system=True,
     example={"name": "ZSALES", "package": "$TMP", "description": "Sales order functions"},

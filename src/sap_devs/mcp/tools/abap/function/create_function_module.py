@@ -4,27 +4,20 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from sap_devs.mcp.framework import Annotations, Tool, ToolContext, ToolInput, ToolOutput
-from sap_devs.mcp.tools.abap._shared import CLASSIC, name_field, short_text_field, transport_field
+from sap_devs.mcp.framework import Tool, ToolContext, ToolInput
+from sap_devs.mcp.tools.abap._shared import CLASSIC, NAME_PATTERN, name_field, short_text_field, transport_field
+from sap_devs.mcp.tools.abap.common._create import CREATES, CreateOutput, created
 
 
 class Input(ToolInput):
-    name: str = name_field("New module (Z_*, Y_*, /NS/)", "Z_GET_ORDER", max_length=30)
-    function_group: str = name_field("Its function group", "ZSALES", max_length=26)
+    name: str = name_field("New module", "Z_GET_ORDER", max_length=30)
+    function_group: str = Field(max_length=26, pattern=NAME_PATTERN, description="e.g. ZSALES.")
     description: str = short_text_field()
     source: str | None = Field(None, max_length=2_000_000, description="Its source.")
     transport: str | None = transport_field()
 
 
-class Output(ToolOutput):
-    name: str
-    uri: str
-    package: str
-    transport: str | None = None
-    hint: str
-
-
-async def handle(params: Input, ctx: ToolContext) -> Output:
+async def handle(params: Input, ctx: ToolContext) -> CreateOutput:
     from sap_devs.adt.functions import create_function_module
     from sap_devs.adt.write import write_source
 
@@ -42,20 +35,19 @@ async def handle(params: Input, ctx: ToolContext) -> Output:
             transport=params.transport,
             group=params.function_group,
         )
-    hint = "Created inactive; run syntax_check, then activate_objects."
-    return Output(name=made.name, uri=made.uri, package=made.package, transport=made.transport, hint=hint)
+    return created(made)
 
 
 TOOL = Tool(
     name="create_function_module",
     title="Create function module",
-    description="Create a function module in an existing function group of an allowed package, optionally with its full source (FUNCTION ... ENDFUNCTION).",
+    description="Create a function module in an existing group (allowed packages), optionally with its source.",
     category="abap",
     action="create",
     input=Input,
-    output=Output,
+    output=CreateOutput,
     handler=handle,
-    annotations=Annotations(read_only=False, destructive=False, idempotent=False, open_world=True),
+    annotations=CREATES,
     available_in=CLASSIC,
     needs_system=True,
     example={"name": "Z_GET_ORDER", "function_group": "ZSALES", "description": "Read one sales order"},

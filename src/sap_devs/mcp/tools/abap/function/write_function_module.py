@@ -5,7 +5,7 @@ from __future__ import annotations
 from pydantic import Field
 
 from sap_devs.mcp.framework import Annotations, Tool, ToolContext, ToolInput, ToolOutput
-from sap_devs.mcp.tools.abap._shared import ALL_SYSTEMS, name_field, saved_hint, transport_field
+from sap_devs.mcp.tools.abap._shared import ALL_SYSTEMS, name_field, saved, transport_field
 
 
 class Input(ToolInput):
@@ -37,18 +37,7 @@ async def handle(params: Input, ctx: ToolContext) -> Output:
         transport=params.transport,
         group=params.function_group,
     )
-    hint = saved_hint(
-        "Saved as inactive; activate the function group's objects with activate_objects.", report.unlocked
-    )
-    return Output(
-        name=report.name,
-        package=report.package,
-        transport=report.transport,
-        lines_before=report.lines_before,
-        lines_after=report.lines_after,
-        unlocked=report.unlocked,
-        hint=hint,
-    )
+    return Output(**saved(report, "Saved as inactive; activate the function group's objects with activate_objects."))
 
 
 TOOL = Tool(

@@ -7,15 +7,13 @@ from typing import Any
 from pydantic import Field
 
 from sap_devs.mcp.framework import Tool, ToolContext, ToolInput, ToolOutput
-from sap_devs.mcp.tools.abap._shared import ALL_SYSTEMS, Kind, name_field
+from sap_devs.mcp.tools.abap._shared import ALL_SYSTEMS, BARE, NAME_PATTERN, Kind
 
 
 class Input(ToolInput):
-    name: str = name_field("Object name")
+    name: str = Field(max_length=120, pattern=NAME_PATTERN, description="Object name.", json_schema_extra=BARE)
     kind: Kind = Field(description="Object kind; for a function module its group.")
-    package: str | None = Field(
-        None, max_length=30, pattern=r"^[A-Za-z0-9_/$]+$", description="For a new object: its package."
-    )
+    package: str | None = Field(None, max_length=30, pattern=r"^[A-Za-z0-9_/$]+$", description="For a new object.")
 
 
 class Output(ToolOutput):
@@ -58,8 +56,8 @@ async def handle(params: Input, ctx: ToolContext) -> Output:
 
 TOOL = Tool(
     name="check_transport",
-    title="Transport and lock check",
-    description="Before you edit or create: whether edits must be recorded in a transport, which request already locks the object and whose it is, and the modifiable requests to use.",
+    title="Transport check",
+    description="Before you edit: which transport a change needs, if any, who has the object locked in which request, which to use.",
     category="abap",
     action="read",
     input=Input,
