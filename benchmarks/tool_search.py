@@ -27,6 +27,8 @@ SETS = {
     "held-out": Path(__file__).with_name("tool_tasks_heldout.json"),
     # issue 26's new tools: plain requests written before their descriptions
     "held-out-26": Path(__file__).with_name("tool_tasks_heldout_26.json"),
+    # issue 27's get_ui5_api: plain requests written before its description
+    "held-out-27": Path(__file__).with_name("tool_tasks_heldout_27.json"),
 }
 
 
