@@ -26,25 +26,24 @@ class Input(ToolInput):
         min_length=1,
         max_length=NAME_MAX,
         description=(
-            "A UI5 symbol: 'sap.m.Button', 'sap/m/Button', 'Button', 'sap.m.ButtonType', 'module:sap/base/Log', "
-            "'sap.m.Table#growing'; or words for what it does: 'date range picker', 'growing table'."
+            "A UI5 symbol ('sap.m.Button', 'sap/m/Button', 'Button', 'sap.m.Table#growing') or words "
+            "('date range picker')."
         ),
     )
     member: str | None = Field(
         None,
         min_length=1,
         max_length=MEMBER_MAX,
-        description="One property, aggregation, association, event, method or enum value, e.g. 'growing', "
-        "'press', 'getBinding' (inherited members included).",
+        description="One property, aggregation, association, event, method or enum value (inherited too).",
     )
     path: str | None = Field(
         None,
         min_length=1,
         max_length=PATH_MAX,
-        description="Absolute path of the UI5 project whose node_modules/@sapui5/types adds the SAPUI5-only "
-        "libraries (sap.fe.*, sap.ui.comp, sap.suite.*). Omit for the server's folder.",
+        description="Absolute path of a project whose node_modules/@sapui5/types adds SAPUI5-only libraries "
+        "(sap.fe, sap.ui.comp ...); default: the server's folder.",
     )
-    limit: int = limit_field(SEARCH_LIMIT, "symbols or members when searching")
+    limit: int = limit_field(SEARCH_LIMIT, "search results")
 
 
 class DeprecationOut(BaseModel):
