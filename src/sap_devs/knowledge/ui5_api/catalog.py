@@ -412,7 +412,6 @@ class Record:
 
 
 FIELDS = (Field("name", 4.0), Field("owner", 1.5), Field("settings", 0.5), Field("doc", 1.0))
-_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 SEARCH_GROUPS = ("properties", "aggregations", "events", "methods")
 SETTING_GROUPS = ("properties", "aggregations", "events")
 GENERIC_BASES = frozenset({"sap.ui.core.Control", "sap.ui.core.Element", "sap.ui.base.ManagedObject"})
@@ -420,9 +419,8 @@ GENERIC_BASES = frozenset({"sap.ui.core.Control", "sap.ui.core.Element", "sap.ui
 
 
 def words(name: str) -> str:
-    """``sap.m.DateRangeSelection`` -> ``sap m Date Range Selection DateRangeSelection``."""
-    parts = re.split(r"[./:#]", name)
-    return " ".join(p for part in parts if part for p in (_CAMEL.sub(" ", part), part))
+    """``sap.m.DateRangeSelection`` -> ``sap m DateRangeSelection`` (the analyser splits camel case)."""
+    return re.sub(r"[./:#$]+", " ", name)
 
 
 _records_lock = threading.Lock()
@@ -477,11 +475,30 @@ def _boost(r: Record) -> float:
     return factor
 
 
+_index_lock = threading.Lock()
+_warmed: set[int] = set()
+
+
+def _index(catalog: Catalog) -> Any:
+    """The search index of ``catalog``, built once: a second caller waits for the first build."""
+    with _index_lock:
+        return index_for(records(catalog), FIELDS, _texts, id_of=lambda r: r.key)
+
+
+def warm(catalog: Catalog) -> None:
+    """Build the search index on a background thread (after a first lookup by name), so a later word
+    search does not pay the seconds it takes. Once per catalogue."""
+    with _index_lock:
+        if id(catalog) in _warmed:
+            return
+        _warmed.add(id(catalog))
+    threading.Thread(target=_index, args=(catalog,), name="ui5-api-index", daemon=True).start()
+
+
 def search(catalog: Catalog, query: str, *, kind: str | None = None) -> list[Record]:
     """Symbols and members matching ``query`` best first. A query that names a class and a member
     ("growing table", "button press") puts that class's member first, inherited ones included."""
-    recs = records(catalog)
-    index = index_for(recs, FIELDS, _texts, id_of=lambda r: r.key)
+    index = _index(catalog)
 
     def allowed(r: Record) -> bool:
         return kind is None or (r.member is None and r.symbol.get("kind") == kind)

@@ -251,6 +251,7 @@ async def handle(params: Input, ctx: ToolContext) -> Output:
     found = catalog.find(view.catalog, params.name)
     member = params.member or found.member
     if found.symbol is not None:
+        catalog.warm(view.catalog)
         item = _with_member(view, found.symbol, member) if member else _symbol(view, found.symbol, full=True)
         return Output.build([item], limit=1, entity="UI5 symbols").add_note(" ".join(notes) or None)
     if found.candidates:
