@@ -445,6 +445,14 @@ def _namespace_symbols(
         annotate(item, f.doc)
         methods.append(prune(item))
     ns["methods"] = methods
+    interfaces = {d.name for d in decls if d.kind == "interface"}
+    fields = []
+    for name, const in constants.items():
+        if name not in interfaces and not _is_helper(name):  # an interface's twin is its own symbol
+            item = {"name": name, "type": resolve.type(const.type)}
+            annotate(item, const.doc)
+            fields.append(prune(item))
+    ns["fields"] = fields
     out.append(prune(ns))
     for d in decls:
         if not d.name or _is_helper(d.name) or d.kind in ("import", "function", "default"):
@@ -498,8 +506,9 @@ def module_symbols(block: Decl, library: str, names: Names) -> list[Symbol]:
             out.append(_enum_symbol(d, name, module, library))
         elif d.kind == "function" and (is_default or d.exported):
             out.append(_function_symbol(d, name, module, library, resolve))
-        elif d.kind == "namespace" and is_default:
-            out.extend(_namespace_symbols(d.children, name, module, library, resolve, d.doc))
+        elif d.kind == "namespace":  # sap/ui/Device's browser, media ...: sap.ui.Device.media
+            full = name if is_default else f"{base}.{d.name}"
+            out.extend(_namespace_symbols(d.children, full, module, library, resolve, d.doc))
         elif d.kind == "interface" and is_default:
             const = next((c for c in children if c.kind == "const" and c.name == d.name), None)
             out.append(_object_symbol(const, d, name, module, library, resolve, "namespace"))
