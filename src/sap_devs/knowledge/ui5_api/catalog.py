@@ -135,6 +135,9 @@ class ProjectTypes:
 _file_cache_lock = threading.Lock()
 _file_cache: dict[Path, tuple[tuple[int, int], reader.LibraryRead]] = {}
 FILE_CACHE_MAX = 200
+FILE_SECONDS_MAX = 20.0
+"""Parse time one library file may take; a file that needs more is remembered as too slow (until it
+changes), while one cut short by the call's remaining budget is read again on the next call."""
 
 
 def _cached_library(library: str, path: Path, names: symbols.Names, deadline: float) -> reader.LibraryRead:
@@ -152,7 +155,11 @@ def _cached_library(library: str, path: Path, names: symbols.Names, deadline: fl
     except (OSError, ValueError) as exc:
         read = reader.LibraryRead(library, problem=f"is {exc}" if isinstance(exc, ValueError) else "cannot be read")
     else:
-        read = reader.parse_library(library, text, names, deadline)
+        own_deadline = time.monotonic() + FILE_SECONDS_MAX
+        read = reader.parse_library(library, text, names, min(deadline, own_deadline))
+        if read.problem == reader.TOO_SLOW and deadline < own_deadline:
+            read.problem = "no time left in this call (read on the next one)"
+            return read
     with _file_cache_lock:
         _file_cache[path] = (key, read)
         while len(_file_cache) > FILE_CACHE_MAX:

@@ -17,6 +17,7 @@ from sap_devs.knowledge.ui5_api import dts, symbols
 
 LIBRARY_FILE = re.compile(r"^(sap(?:\.[A-Za-z0-9_]+)+)\.d\.ts$")
 FILE_MAX = 16 * 1024 * 1024  # sap.m.d.ts, the largest library, is 6 MB
+TOO_SLOW = "took too long to parse"
 
 
 @dataclass
@@ -63,7 +64,7 @@ def parse_library(library: str, text: str, names: symbols.Names, deadline: float
     try:
         decls = dts.parse(text, deadline=deadline)
     except dts.DtsTimeout:
-        return LibraryRead(library, problem="took too long to parse")
+        return LibraryRead(library, problem=TOO_SLOW)
     except (dts.DtsTooDeep, RecursionError):
         return LibraryRead(library, problem="is nested too deeply to parse")
     return LibraryRead(library, symbols.file_symbols(decls, library, names))
