@@ -29,6 +29,8 @@ SETS = {
     "held-out-26": Path(__file__).with_name("tool_tasks_heldout_26.json"),
     # written before the descriptions were shortened in the session that tuned on held-out-26
     "held-out-26b": Path(__file__).with_name("tool_tasks_heldout_26b.json"),
+    # issue 27's get_ui5_api: plain requests written before its description
+    "held-out-27": Path(__file__).with_name("tool_tasks_heldout_27.json"),
 }
 
 
