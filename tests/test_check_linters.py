@@ -214,3 +214,17 @@ def test_nothing_of_a_hostile_project_runs(toolchain: Path, tmp_path: Path) -> N
     assert {r["tool"] for r in data["linters"]} == {"cds-compiler", "ui5lint"}
     assert not [f for f in _of(data, "cds") if f["severity"] == "error"], "the model package's .cds was read"
     assert any(".cdsrc.js is JavaScript and was not run" in n for n in data["notes"])
+
+
+def test_a_100_mb_cds_file_is_refused_by_its_size_not_read(toolchain: Path, tmp_path: Path) -> None:
+    root = write_files(
+        tmp_path / "big",
+        {"package.json": '{"dependencies": {"@sap/cds": "*"}}', "srv/ok.cds": "entity Small { key ID : Integer; }\n"},
+    )
+    with open(root / "srv" / "huge.cds", "wb") as fh:
+        fh.truncate(100 << 20)  # sparse: 100 MB by its size, nothing on disk
+    started = time.perf_counter()
+    code, data = check_json(str(root))
+    assert time.perf_counter() - started < 60
+    [refused] = [f for f in _of(data, "cds") if f["file"] == "srv/huge.cds"]
+    assert "104857600 bytes" in refused["message"] and code == (1 if refused["severity"] == "error" else 0)
