@@ -135,3 +135,19 @@ async def test_a_config_that_would_run_code_does_not_and_its_literals_still_appl
     data = outcome.structured or {}
     assert "webapp/controller/Main.controller.js" not in {f["file"] for f in data["results"]}
     assert "ui5lint.config.mjs: files not used" in data["hint"]
+
+
+def test_a_config_linked_from_outside_the_project_is_not_read(tmp_path: Path) -> None:
+    outside = tmp_path / "outside.js"
+    outside.write_text('module.exports = { ignores: ["webapp/**"] };', encoding="utf-8")
+    root = tmp_path / "app"
+    root.mkdir()
+    (root / "ui5lint.config.js").symlink_to(outside)
+    config = read_config(root)
+    assert config.ignores == [] and config.notes == ["ui5lint.config.js links outside the project and was not read"]
+
+
+def test_spreads_are_named_as_not_used(tmp_path: Path) -> None:
+    (tmp_path / "ui5lint.config.js").write_text('module.exports = { ignores: ["a/**"], ...more };', encoding="utf-8")
+    config = read_config(tmp_path)
+    assert config.ignores == ["a/**"] and "what its spreads or computed keys add not used" in config.notes[0]

@@ -83,14 +83,18 @@ def _read_data(path: Path, notes: list[str]) -> dict[str, Any]:
     return data if isinstance(data, dict) else {}
 
 
-def home_config() -> Path:
+def home_config() -> Path | None:
     """The user's own ``.cdsrc.json``, where ``cds.env`` looks: ``CDS_USER_HOME``, else the home folder."""
-    return Path(os.environ.get("CDS_USER_HOME") or Path.home()) / HOME_CONFIG
+    try:
+        return Path(os.environ.get("CDS_USER_HOME") or Path.home()) / HOME_CONFIG
+    except RuntimeError:  # no HOME and no passwd entry: there is no user file to read
+        return None
 
 
 def config_files(root: Path) -> list[Path]:
     """Every file ``project_config`` reads, in its order."""
-    return [home_config(), *(root / name for name in CONFIG_FILES)]
+    home = home_config()
+    return [*([home] if home is not None else []), *(root / name for name in CONFIG_FILES)]
 
 
 def _cds_part(path: Path, data: dict[str, Any]) -> Any:

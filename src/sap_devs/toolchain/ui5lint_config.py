@@ -231,11 +231,14 @@ def read_config(root: Path) -> Ui5LintConfig:
     name = config.file = found[0]
     path = root / name
     try:
+        if not path.resolve().is_relative_to(root.resolve()):
+            config.notes.append(f"{name} links outside the project and was not read")
+            return config
         if path.stat().st_size > MAX_BYTES:
             config.notes.append(f"{name} is larger than {MAX_BYTES >> 10} KB and was not read")
             return config
         text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+    except (OSError, UnicodeDecodeError, RuntimeError) as exc:
         config.notes.append(f"{name} could not be read ({type(exc).__name__}); the linter ran without it")
         return config
     exported = default_export(text)
@@ -265,6 +268,8 @@ def read_config(root: Path) -> Ui5LintConfig:
             config.ui5_config = None
         if config.ui5_config is None:
             unused.append("ui5Config")
+    if "..." in exported:
+        unused.append("what its spreads or computed keys add")
     if unused:
         config.notes.append(
             f"{name}: {' and '.join(unused)} not used, as only literal values (arrays of strings) are read and "
