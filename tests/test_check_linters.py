@@ -230,3 +230,21 @@ def test_a_100_mb_cds_file_is_refused_by_its_size_not_read(toolchain: Path, tmp_
     assert time.perf_counter() - started < 60
     [refused] = [f for f in _of(data, "cds") if f["file"] == "srv/huge.cds"]
     assert "104857600 bytes" in refused["message"] and code == (1 if refused["severity"] == "error" else 0)
+
+
+def test_a_cap_monorepo_compiles_each_workspace(toolchain: Path, tmp_path: Path) -> None:
+    cds = '{"dependencies": {"@sap/cds": "*"}}'
+    root = write_files(
+        tmp_path / "mono",
+        {
+            "package.json": '{"name": "mono", "workspaces": ["one", "two"], "devDependencies": {"@sap/cds": "*"}}',
+            "one/package.json": cds,
+            "one/srv/a.cds": "service A { entity E { key ID : Integer; } }\n",
+            "two/package.json": cds,
+            "two/db/b.cds": "entity B { key ID : Integer; x : Nope; }\n",
+        },
+    )
+    code, data = check_json(str(root))
+    assert sorted(r["target"] for r in data["linters"]) == ["one", "two"]
+    [error] = [f for f in _of(data, "cds") if f["severity"] == "error"]
+    assert error["file"] == "two/db/b.cds" and error["line"] == 1 and code == 1

@@ -99,14 +99,17 @@ def _cap(findings: list[Finding], tool: str, target: str, report: LinterReport) 
     return findings
 
 
-def _cds(root: Path, timeout: float, kb: Any, memo: dict, report: LinterReport) -> None:
+def _cds(root: Path, folder: Path, timeout: float, kb: Any, memo: dict, report: LinterReport) -> None:
     import dataclasses
 
     from sap_devs.toolchain.cds import LIMITS, compile_project
 
-    result = compile_project(root, limits=dataclasses.replace(LIMITS, timeout=min(LIMITS.timeout, timeout)))
+    target = _shown(root, folder)
+    result = compile_project(folder, limits=dataclasses.replace(LIMITS, timeout=min(LIMITS.timeout, timeout)))
     if not result.roots:
-        report.notes.append("no CDS model files were found in db/, srv/, app/ or cds.requires; nothing was compiled")
+        report.notes.append(
+            f"cds-compiler over {target}: no CDS model files in db/, srv/, app/ or cds.requires; nothing was compiled"
+        )
         return
     findings = []
     for m in result.messages:
@@ -114,12 +117,28 @@ def _cds(root: Path, timeout: float, kb: Any, memo: dict, report: LinterReport) 
         if severity is None:  # Debug
             continue
         known = _known(kb, m.message_id or "", m.message, memo) if severity != "info" else {}
-        findings.append(Finding("cds", severity, m.message, file=m.file, line=m.line, rule=m.message_id, **known))
-    report.findings += _cap(findings, "cds-compiler", ".", report)
-    report.notes += [f"cds-compiler: {note}" for note in result.notes]
+        findings.append(
+            Finding("cds", severity, m.message, file=_under(target, m.file), line=m.line, rule=m.message_id, **known)
+        )
+    report.findings += _cap(findings, "cds-compiler", target, report)
+    report.notes += [f"cds-compiler over {target}: {note}" for note in result.notes]
     report.runs.append(
-        LinterRun("cds-compiler", ".", result.compiler_version, result.seconds, len(findings), len(result.errors))
+        LinterRun("cds-compiler", target, result.compiler_version, result.seconds, len(findings), len(result.errors))
     )
+
+
+def _cap_folders(root: Path) -> list[Path]:
+    """The CAP projects to compile: the root when it has a model, and the CAP projects of a monorepo
+    (its npm workspaces, as the project checks find them)."""
+    from sap_devs.doctor.project.reader import Reader
+    from sap_devs.doctor.project.workspaces import cap_subprojects
+    from sap_devs.toolchain.cds_roots import model_roots
+
+    reader = Reader(root)
+    pkg = reader.json(root / "package.json") if reader.is_file(root / "package.json") else None
+    subs = [folder for folder, _pkg in cap_subprojects(root, reader, pkg)]
+    has_model = bool(model_roots(root, cds_home=None).files)
+    return [root, *subs] if has_model or not subs else subs
 
 
 def _ui5(root: Path, app: Path, timeout: float, kb: Any, memo: dict, report: LinterReport) -> None:
@@ -178,9 +197,9 @@ def _plan(root: Path, det: Detection) -> list[tuple[str, Path]]:
     """The runs this project gets: (component, folder)."""
     plan: list[tuple[str, Path]] = []
     if det.cap_runtime is not None:
-        plan.append(("cds", root))
+        plan += [("cds", folder) for folder in _cap_folders(root)]
     for kind, folders in (("ui5", det.ui5_apps), ("abap", det.abap_packages)):
-        plan += [(kind, root / f if f != "." else root) for f in folders[:MAX_RUNS_PER_KIND]]
+        plan += [(kind, root / f if f != "." else root) for f in folders]
     return plan
 
 
@@ -230,10 +249,13 @@ def run_linters(
     from sap_devs.toolchain.errors import ToolchainMissing
 
     report = LinterReport()
-    plan = _plan(root, det)
-    for kind, folders in (("ui5", det.ui5_apps), ("abap", det.abap_packages)):
-        if len(folders) > MAX_RUNS_PER_KIND:
-            report.notes.append(f"{kind}: checked the first {MAX_RUNS_PER_KIND} of {len(folders)} folders")
+    plan: list[tuple[str, Path]] = []
+    wanted = _plan(root, det)
+    for kind in _NEEDS:
+        runs = [(k, folder) for k, folder in wanted if k == kind]
+        if len(runs) > MAX_RUNS_PER_KIND:
+            report.notes.append(f"{kind}: checked the first {MAX_RUNS_PER_KIND} of {len(runs)} folders")
+        plan += runs[:MAX_RUNS_PER_KIND]
     installed = {c: _installed(c) for c in dict.fromkeys(kind for kind, _ in plan)}
     report.missing = [c for c, ok in installed.items() if not ok]
     budget = _Budget(total, per_run)
@@ -252,7 +274,7 @@ def run_linters(
             progress(f"{titles[kind]} over {target}")
         try:
             if kind == "cds":
-                _cds(root, timeout, kb, memo, report)
+                _cds(root, folder, timeout, kb, memo, report)
             elif kind == "ui5":
                 _ui5(root, folder, timeout, kb, memo, report)
             else:
