@@ -4,6 +4,7 @@ model, and compiler answers that are unusable (cut off, out of memory, not JSON)
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -66,7 +67,10 @@ async def test_no_model_and_bad_paths(bundled_ctx, tmp_path: Path) -> None:
     outcome = await call("check_cds", {"path": str(empty)}, bundled_ctx)
     assert outcome.is_error and "has no CDS model" in outcome.text and "db/, srv/, app/" in outcome.text
     outcome = await call("search_cds_model", {"query": "x", "path": "relative/path"}, bundled_ctx)
-    assert outcome.is_error and "must be absolute" in outcome.text
+    assert outcome.is_error and "relative/path does not exist" in outcome.text and str(bundled_ctx.cwd) in outcome.text
+    relative = os.path.relpath(empty, bundled_ctx.cwd)  # taken from the server's folder, as check_project takes it
+    outcome = await call("check_cds", {"path": relative}, bundled_ctx)
+    assert outcome.is_error and "has no CDS model" in outcome.text
     outcome = await call("search_cds_model", {"query": "x", "path": str(tmp_path / "nowhere")}, bundled_ctx)
     assert outcome.is_error and "does not exist" in outcome.text
 

@@ -145,7 +145,7 @@ async def test_project_config_and_node_modules_never_run(sap_tools: Path, tmp_pa
     outcome = await call(tmp_path, "run_ui5_linter", path=str(app))
     assert not outcome.is_error, outcome.text
     assert not marker.exists()
-    assert "ui5lint.config.js was not loaded" in (outcome.structured or {})["hint"]
+    assert "ui5lint.config.js was read as text, never run" in (outcome.structured or {})["hint"]
 
 
 def test_a_linter_run_past_its_time_is_killed_and_says_so(sap_tools: Path, tmp_path: Path) -> None:

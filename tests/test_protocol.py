@@ -51,7 +51,7 @@ INVALID_ARGS: dict[str, tuple[dict[str, Any], str]] = {
     "get_ui5_api": ({"name": "x" * 201}, "'name': String should have at most 200 characters"),
     "search_cds_model": ({"query": "Books", "kind": "table"}, "'kind': Input should be 'entity'"),
     "check_cds": ({"limit": 0}, "'limit': Input should be greater than or equal to 1"),
-    "run_ui5_linter": ({"path": "relative/app"}, "path must be absolute, got 'relative/app'"),
+    "run_ui5_linter": ({"path": "relative/app"}, "relative/app does not exist"),
     "check_abap_code": (
         {"source": "WRITE 'x'.", "language_version": "abap7"},
         "'language_version': Input should be 'cloud' or 'standard'",

@@ -1,8 +1,11 @@
 """``sap-devs check [PATH]``: the project checks and the developer tool checks, for a human.
 
-Runs what the check_project and check_tools tools run (the same code, the same pack data) and shows
-the findings as a table grouped by severity; ``--json`` prints them for scripts. The exit code is 1
-when the project has an error (docs/CHECKS.md), 2 when the folder cannot be checked, else 0.
+Runs what the check_project and check_tools tools run (the same code, the same pack data), then,
+where the toolchain is installed, SAP's compilers and linters for the kinds of project found (what
+check_cds, run_ui5_linter and check_abap_code run; ``--no-linters`` skips them), and shows the
+findings as a table grouped by severity; ``--json`` prints them for scripts. The exit code is 1 when
+the project has an error (a compile error counts; docs/CHECKS.md), 2 when the folder cannot be
+checked, else 0.
 """
 
 from __future__ import annotations
@@ -10,6 +13,8 @@ from __future__ import annotations
 import json
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -54,6 +59,44 @@ def _project(path: Path, profile: str | None) -> tuple[dict[str, Any], Any]:
     return data, ctx
 
 
+@contextmanager
+def _progress() -> Iterator[Any]:
+    """A spinner line on a terminal (the compilers take seconds); nothing when stderr is piped."""
+    if not sys.stderr.isatty():
+        yield None
+        return
+    from rich.console import Console
+    from rich.markup import escape
+
+    with Console(stderr=True).status("Running SAP's compilers and linters") as status:
+        yield lambda what: status.update(escape(what) + " …")
+
+
+def _linters(project: dict[str, Any], ctx: Any) -> list[dict[str, Any]]:
+    """The compilers and linters over the project: their findings join the project's (errors count),
+    their failures its notes; returns what ran."""
+    from sap_devs.doctor.linters import run_linters
+    from sap_devs.doctor.project.model import Detection
+    from sap_devs.mcp.tools.project._shared import time_budget
+
+    per_run = time_budget()  # what one check_cds / run_ui5_linter / check_abap_code call may take
+    started = time.perf_counter()
+    with _progress() as progress:
+        report = run_linters(
+            Path(project["path"]),
+            Detection(**project["detection"]),
+            per_run=per_run,
+            total=per_run * 3,
+            kb=ctx.knowledge,
+            progress=progress,
+        )
+    project["findings"] += [asdict(f) for f in report.findings]
+    project["findings"].sort(key=lambda f: _ORDER[f["severity"]])
+    project["notes"] += report.notes
+    project["linter_seconds"] = round(time.perf_counter() - started, 2)
+    return [asdict(r) for r in report.runs]
+
+
 def _tools(ctx: Any) -> list[dict[str, Any]]:
     import anyio
 
@@ -94,8 +137,11 @@ def _rows(project: dict[str, Any], tools: list[dict[str, Any]]) -> list[dict[str
         where = f["file"] or ""
         if where and f.get("line"):
             where += f":{f['line']}"
+        message = f"{f['rule']}: {f['message']}" if f.get("rule") else f["message"]
+        if f.get("known_error"):
+            message += f" (known error {f['known_error']})"
         rows.append(
-            {"severity": f["severity"], "area": f["category"], "where": where, "message": f["message"], "fix": f["fix"]}
+            {"severity": f["severity"], "area": f["category"], "where": where, "message": message, "fix": f["fix"]}
         )
     for t in tools:
         severity = _TOOL_SEVERITY.get(t["status"])
@@ -140,6 +186,12 @@ def check(
         "know, none = skip them.",
     ),
     no_tools: bool = typer.Option(False, "--no-tools", hidden=True, help="Same as --tools none."),
+    no_linters: bool = typer.Option(
+        False,
+        "--no-linters",
+        help="Skip SAP's compilers and linters (cds-compiler, UI5 linter, abaplint), which run when "
+        "`sap-devs toolchain install` has installed them.",
+    ),
     profile: str | None = PROFILE_OPTION,
 ) -> None:
     """Check an SAP project folder (and the developer tools it needs): findings by severity; exit 1 on errors."""
@@ -150,20 +202,23 @@ def check(
     if not folder.exists():
         raise fail(f"{folder} does not exist: pass the folder of an SAP project (default: the current folder).")
     project, ctx = _project(folder, profile)
+    linters = [] if no_linters else _linters(project, ctx)
     which = "none" if no_tools else tools
     tool_results = [] if which == "none" else _relevant(project, _for_project(project, ctx, _tools(ctx)), which)
     rows = _rows(project, tool_results)
     counts = {s: sum(1 for r in rows if r["severity"] == s) for s in _ORDER}
     errors = sum(1 for f in project["findings"] if f["severity"] == "error")
     if json_output:
-        typer.echo(json.dumps({**project, "tools": tool_results, "summary": counts}, indent=1))
+        typer.echo(json.dumps({**project, "linters": linters, "tools": tool_results, "summary": counts}, indent=1))
     else:
-        _print(project, rows, counts)
+        _print(project, rows, counts, linters)
     if errors:
         raise typer.Exit(1)
 
 
-def _print(project: dict[str, Any], rows: list[dict[str, Any]], counts: dict[str, int]) -> None:
+def _print(
+    project: dict[str, Any], rows: list[dict[str, Any]], counts: dict[str, int], linters: list[dict[str, Any]]
+) -> None:
     from rich.console import Console
     from rich.markup import escape
     from rich.padding import Padding
@@ -181,6 +236,12 @@ def _print(project: dict[str, Any], rows: list[dict[str, Any]], counts: dict[str
             f"[bold]{escape(project['path'])}[/bold]: {', '.join(det['types'])}{extra} "
             f"(checked in {project['seconds'] * 1000:.0f} ms)"
         )
+    if linters:
+        ran = "; ".join(
+            f"{r['tool']} {r['version']} over {r['target']}: {r['findings']} finding(s) in {r['seconds']:.1f} s"
+            for r in linters
+        )
+        console.print(f"Linters: {escape(ran)}", highlight=False)
     number = 0
     for severity in _ORDER:
         group = [r for r in rows if r["severity"] == severity]

@@ -2,7 +2,9 @@
 running anything of the project.
 
 CAP's own loader (``cds.load('*')`` in ``@sap/cds``) reads ``.cdsrc.js`` files and the configuration of
-plugins, which is code; this module reads only ``package.json`` and ``.cdsrc.json`` as JSON and follows
+plugins, which is code; this module reads only the data files of ``cds.env`` (``~/.cdsrc.json``, the
+project's ``.cdsrc.yaml``, ``.cdsrc.json``, ``package.json`` and ``.cdsrc-private.json``, in that order,
+the later winning) without running anything and follows
 the rules of ``cds.resolve`` (``@sap/cds`` 10): the folders ``db/``, ``srv/``, ``app/`` and every
 ``app/*/`` sub-folder, ``schema`` and ``services``, then the ``model`` of every required service.
 A folder stands for its ``index.csn``/``index.cds`` when it has one, else for all its ``.csn`` files
@@ -18,8 +20,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-CONFIG_FILES = (".cdsrc.json", "package.json")
-"""Read in this order; the later one wins (``cds.env`` reads ``package.json`` after ``.cdsrc.json``)."""
+CONFIG_FILES = (".cdsrc.yaml", ".cdsrc.json", "package.json", ".cdsrc-private.json")
+"""The project's files, read in this order, the later one winning, after the user's ``~/.cdsrc.json``
+(``cds.env`` in @sap/cds 10, lib/env/cds-env.js; its ``.cdsrc.js`` files are code and never read)."""
+HOME_CONFIG = ".cdsrc.json"
 MAX_CONFIG_BYTES = 1 << 20
 MAX_FOLDER_ENTRIES = 10_000
 DEFAULT_FOLDERS = {"db": "db/", "srv": "srv/", "app": "app/", "apps": "app/*"}
@@ -59,18 +63,46 @@ def _stamp(path: Path) -> tuple[int, int] | None:
     return (st.st_size, st.st_mtime_ns)
 
 
-def _read_json(path: Path, notes: list[str]) -> dict[str, Any]:
+def _read_data(path: Path, notes: list[str]) -> dict[str, Any]:
+    """A JSON or YAML config file (YAML without alias bombs), ``{}`` when absent or unreadable."""
+    from sap_devs.core import safe_yaml
+
     try:
+        if not path.is_file():
+            return {}
         if path.stat().st_size > MAX_CONFIG_BYTES:
             notes.append(f"{path.name} is larger than {MAX_CONFIG_BYTES >> 20} MB and was not read")
             return {}
-        data = json.loads(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
+        data = safe_yaml.load(text) if path.suffix in (".yaml", ".yml") else json.loads(text)
     except FileNotFoundError:
         return {}
-    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError, safe_yaml.yaml.YAMLError) as exc:
         notes.append(f"{path.name} could not be read ({type(exc).__name__}); its cds settings were ignored")
         return {}
     return data if isinstance(data, dict) else {}
+
+
+def home_config() -> Path | None:
+    """The user's own ``.cdsrc.json``, where ``cds.env`` looks: ``CDS_USER_HOME``, else the home folder."""
+    try:
+        return Path(os.environ.get("CDS_USER_HOME") or Path.home()) / HOME_CONFIG
+    except RuntimeError:  # no HOME and no passwd entry: there is no user file to read
+        return None
+
+
+def config_files(root: Path) -> list[Path]:
+    """Every file ``project_config`` reads, in its order."""
+    home = home_config()
+    return [*([home] if home is not None else []), *(root / name for name in CONFIG_FILES)]
+
+
+def _cds_part(path: Path, data: dict[str, Any]) -> Any:
+    """What of a file is cds configuration: package.json's ``cds``; in the others ``cds`` when they
+    have one, else all of it (cds.env's ``x.cds || x``)."""
+    if path.name == "package.json":
+        return data.get("cds")
+    return data.get("cds") or data
 
 
 def _merge(into: dict[str, Any], src: dict[str, Any], profiles: Iterable[str]) -> dict[str, Any]:
@@ -95,13 +127,14 @@ def _merge(into: dict[str, Any], src: dict[str, Any], profiles: Iterable[str]) -
 
 
 def project_config(root: Path, notes: list[str]) -> dict[str, Any]:
-    """The project's merged ``cds`` settings (``.cdsrc.json``, then ``package.json``'s ``cds``)."""
+    """The project's merged ``cds`` settings, from the files ``config_files`` names, the later winning."""
     conf: dict[str, Any] = {}
-    rc = _read_json(root / ".cdsrc.json", notes)
-    _merge(conf, rc, PROFILES)
-    cds = _read_json(root / "package.json", notes).get("cds")
-    if isinstance(cds, dict):
-        _merge(conf, cds, PROFILES)
+    for path in config_files(root):
+        part = _cds_part(path, _read_data(path, notes))
+        if isinstance(part, dict):
+            _merge(conf, part, PROFILES)
+    if (root / ".cdsrc.js").exists():
+        notes.append(".cdsrc.js is JavaScript and was not run; settings only it makes are not applied")
     return conf
 
 
@@ -266,8 +299,8 @@ def model_roots(root: Path, *, cds_home: Path | None, allowed: list[Path] | None
     a file that resolves outside ``allowed`` (default: the root and ``cds_home``) is left out, with a note."""
     result = ModelRoots(root=root)
     inside = allowed if allowed is not None else [root, *([cds_home] if cds_home else [])]
-    for name in CONFIG_FILES:
-        result.config[str(root / name)] = _stamp(root / name)
+    for path in config_files(root):
+        result.config[str(path)] = _stamp(path)
     conf = project_config(root, result.notes)
     resolver = _Resolver(root, cds_home, result.notes)
     seen: set[Path] = set()

@@ -2,7 +2,8 @@
 
 The linter runs from the toolchain folder through js/ui5lint.mjs, which calls its API with
 ``noConfig`` (a project's ui5lint.config.js is JavaScript and would run) and refuses any import
-from outside the toolchain. The project is only read.
+from outside the toolchain; the config's literal ``ignores``, ``files`` and ``ui5Config`` are read
+as text (``ui5lint_config``) and passed as options. The project is only read.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from sap_devs.toolchain.errors import ToolchainFailed
 from sap_devs.toolchain.locate import installed_version, package_dir, toolchain_dir
 from sap_devs.toolchain.paths import project_root, relative_patterns
 from sap_devs.toolchain.runner import run_node
+from sap_devs.toolchain.ui5lint_config import read_config
 
 PACKAGE = "@ui5/linter"
 TIMEOUT = 300.0
@@ -46,7 +48,9 @@ class Ui5LintReport:
     linter_version: str
     findings: list[Ui5Finding] = field(default_factory=list)
     seconds: float = 0.0
-    ignored_config: str | None = None  # a ui5lint.config.* in the project that was not loaded
+    config_file: str | None = None  # the project's ui5lint.config.*, read as text (never loaded)
+    config_notes: list[str] = field(default_factory=list)  # what of it was not used, and why
+    config_applied: list[str] = field(default_factory=list)  # its settings passed to the linter
     sandboxed: bool = False
 
 
@@ -102,9 +106,12 @@ def lint(path: Path, files: list[str] | None = None, *, timeout: float = TIMEOUT
             f"{root} is not a UI5 project: no ui5.yaml, webapp/ or src/ folder; give the folder that holds them."
         )
     patterns = relative_patterns(files or [])
+    config = read_config(root)
+    # as ui5lint: files given to the call replace the config's own
+    options = {"files": patterns or config.files, "ignores": config.ignores, "ui5Config": config.ui5_config}
     result = run_node(
         "ui5lint.mjs",
-        [str(linter), str(root), *patterns],
+        [str(linter), str(root), json.dumps(options)],
         cwd=toolchain_dir(),
         timeout=timeout,
         max_memory_mb=MEMORY_MB,
@@ -119,14 +126,17 @@ def lint(path: Path, files: list[str] | None = None, *, timeout: float = TIMEOUT
     except ToolchainFailed as exc:
         tail = result.stderr.strip().splitlines()[-1:] if result.stderr.strip() else []
         raise ToolchainFailed(f"{exc} {tail[0][:300] if tail else ''}".strip()) from None
-    config = next(
-        (n for n in ("ui5lint.config.js", "ui5lint.config.mjs", "ui5lint.config.cjs") if (root / n).exists()), None
-    )
     return Ui5LintReport(
         root=root,
         linter_version=installed_version(linter) or "unknown",
         findings=findings,
         seconds=result.seconds,
-        ignored_config=config,
+        config_file=config.file,
+        config_notes=config.notes,
+        config_applied=[
+            key
+            for key, value in (("ignores", config.ignores), ("files", config.files), ("ui5Config", config.ui5_config))
+            if value and not (key == "files" and patterns)
+        ],
         sandboxed=result.sandboxed,
     )

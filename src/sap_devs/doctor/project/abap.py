@@ -88,35 +88,54 @@ def _objects_outside(base: Path, start: Path, reader: Reader) -> list[str]:
 _LANGUAGE_VERSION = re.compile(r"<ABAP_LANGU(?:AGE)?_VERSION>\s*5\s*<")
 
 
-def abaplint_findings(root: Path, reader: Reader, det: Detection) -> list[Finding]:
-    """abaplint.json that checks ABAP for Cloud Development objects against a classic ABAP version."""
+def _configured_version(base: Path, reader: Reader) -> tuple[Path, str | None]:
+    """abaplint.json's ``syntax.version`` in the abapGit folder ``base``, if it sets one."""
+    config_path = base / "abaplint.json"
+    config = reader.json(config_path) if reader.is_file(config_path) else None
+    syntax = config.get("syntax") if config is not None and isinstance(config.get("syntax"), dict) else None
+    version = syntax.get("version") if syntax is not None else None
+    return config_path, version if isinstance(version, str) else None
+
+
+def has_cloud_objects(base: Path, reader: Reader) -> bool:
+    """Whether an object under ``base/src`` is in ABAP for Cloud Development (language version 5)."""
     import itertools
     import os
 
+    queue = [base / "src"]
+    while queue and reader.check():
+        folder = queue.pop()
+        try:
+            with os.scandir(folder) as listing:
+                entries = list(itertools.islice(listing, 2_000))
+        except OSError:
+            continue
+        for entry in sorted(entries, key=lambda e: e.name)[:500]:
+            if entry.is_dir(follow_symlinks=False) and len(queue) < 50:
+                queue.append(Path(entry.path))
+            elif entry.name.endswith(".xml") and _LANGUAGE_VERSION.search(reader.text(Path(entry.path)) or ""):
+                return True
+    return False
+
+
+def language_version(base: Path, reader: Reader) -> str:
+    """``cloud`` when the abapGit folder says its code is ABAP Cloud (abaplint.json or an object's
+    language version), else ``standard``: checking classic code as cloud would flag every table."""
+    _path, version = _configured_version(base, reader)
+    if version is not None:
+        return "cloud" if version.lower() == "cloud" else "standard"
+    return "cloud" if has_cloud_objects(base, reader) else "standard"
+
+
+def abaplint_findings(root: Path, reader: Reader, det: Detection) -> list[Finding]:
+    """abaplint.json that checks ABAP for Cloud Development objects against a classic ABAP version."""
     out: list[Finding] = []
     for package in det.abap_packages:
         base = root / package if package != "." else root
-        config_path = base / "abaplint.json"
-        config = reader.json(config_path) if reader.is_file(config_path) else None
-        syntax = config.get("syntax") if config is not None and isinstance(config.get("syntax"), dict) else None
-        version = syntax.get("version") if syntax is not None else None
-        if not isinstance(version, str) or version.lower() == "cloud":
+        config_path, version = _configured_version(base, reader)
+        if version is None or version.lower() == "cloud":
             continue
-        cloud = 0
-        queue = [base / "src"]
-        while queue and cloud == 0 and reader.check():
-            folder = queue.pop()
-            try:
-                with os.scandir(folder) as listing:
-                    entries = list(itertools.islice(listing, 2_000))
-            except OSError:
-                continue
-            for entry in sorted(entries, key=lambda e: e.name)[:500]:
-                if entry.is_dir(follow_symlinks=False) and len(queue) < 50:
-                    queue.append(Path(entry.path))
-                elif entry.name.endswith(".xml") and _LANGUAGE_VERSION.search(reader.text(Path(entry.path)) or ""):
-                    cloud += 1
-                    break
+        cloud = has_cloud_objects(base, reader)
         if cloud:
             out.append(
                 Finding(

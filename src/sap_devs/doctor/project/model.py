@@ -37,6 +37,10 @@ class Finding:
     file: str | None = None
     line: int | None = None
     """1-based line in ``file`` where the evidence is, when there is one."""
+    rule: str | None = None
+    """A compiler's or linter's own id for the finding (``ref-undefined-def``, ``no-globals``, ``parser_error``)."""
+    known_error: str | None = None
+    """The id of the known error (content packs) the finding matches, when one does."""
 
 
 @dataclass

@@ -1,12 +1,13 @@
 // Runs @ui5/linter from the toolchain over a project and prints its results as JSON on stdout.
-// argv: <linter package folder> <project root> [file patterns...]
-// The project's ui5lint.config.* is never loaded (it is JavaScript); imports outside the toolchain
-// are refused by the guard.
+// argv: <linter package folder> <project root> <options as JSON: files, ignores, ui5Config>
+// The project's ui5lint.config.* is never loaded (it is JavaScript): sap-devs reads its literal
+// values as text and passes them here. Imports outside the toolchain are refused by the guard.
 import { pathToFileURL } from "node:url";
 import { join } from "node:path";
 import { guardImports } from "./guard.mjs";
 
-const [linterDir, rootDir, ...patterns] = process.argv.slice(2);
+const [linterDir, rootDir, optionsJson] = process.argv.slice(2);
+const options = JSON.parse(optionsJson || "{}");
 const toolchainModules = join(linterDir, "..", "..");
 guardImports([toolchainModules]);
 
@@ -14,7 +15,9 @@ try {
   const { ui5lint } = await import(pathToFileURL(join(linterDir, "lib", "index.js")).href);
   const results = await ui5lint({
     rootDir,
-    filePatterns: patterns.length ? patterns : undefined,
+    filePatterns: options.files && options.files.length ? options.files : undefined,
+    ignorePatterns: options.ignores || [],
+    ui5Config: options.ui5Config || undefined,
     noConfig: true,
     details: true,
     fix: false,

@@ -7,9 +7,9 @@ import asyncio
 import dataclasses
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from sap_devs.mcp.framework import ToolContext, ToolError
+from sap_devs.mcp.framework import Tool, ToolContext, ToolError
 from sap_devs.mcp.tools.project._shared import resolve_path, time_budget
 
 if TYPE_CHECKING:
@@ -22,6 +22,12 @@ NO_MODEL_HINT = (
     "No CDS model files were found in db/, srv/, app/ or the models cds.requires names. "
     "Pass the CAP project's root folder as path."
 )
+
+
+def cds_tool(**fields: Any) -> Tool:
+    """A tool over the CAP project's compiled model: a project tool listed where the server starts in
+    a CAP project, reading only."""
+    return Tool(category="project", project_kinds=frozenset({"cap"}), **fields)
 
 
 def project_folder(path: str | None, ctx: ToolContext) -> Path:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from sap_devs.mcp.dispatch import deadline
 from sap_devs.mcp.framework import ToolContext, ToolError
@@ -13,8 +13,21 @@ from sap_devs.mcp.framework import ToolContext, ToolError
 PATH_MAX = 4096
 
 
+RELATIVE_NOTE = "absolute, or relative to the folder the MCP server was started in"
+
+
+def path_field(what: str) -> Any:
+    """The optional ``path`` input of a project tool, described as ``resolve_path`` treats it."""
+    return Field(
+        None,
+        min_length=1,
+        max_length=PATH_MAX,
+        description=f"Path of {what}: {RELATIVE_NOTE}. Omit for that folder.",
+    )
+
+
 def resolve_path(path: str | None, ctx: ToolContext, *, what: str = "project folder") -> Path:
-    """An absolute, existing path (or the server's working folder when omitted)."""
+    """An existing path: absolute, or relative to the server's working folder (which it is when omitted)."""
     if path is None:
         return ctx.cwd
     if "\0" in path:
@@ -24,16 +37,16 @@ def resolve_path(path: str | None, ctx: ToolContext, *, what: str = "project fol
     except RuntimeError:
         candidate = Path(path)
     if not candidate.is_absolute():
-        raise ToolError(
-            f"path must be absolute, got {path[:200]!r}.",
-            hint=f"Pass the full path of the {what}, or omit path to use the server's working folder.",
-        )
+        candidate = ctx.cwd / candidate  # as check_project and `sap-devs check .` take it
     try:
         exists = candidate.exists()
     except OSError as exc:
         raise ToolError(f"{path[:200]} cannot be opened: {exc.strerror or exc}.") from None
     if not exists:
-        raise ToolError(f"{path[:200]} does not exist.", hint=f"Pass the {what}.")
+        raise ToolError(
+            f"{path[:200]} does not exist.",
+            hint=f"Pass the {what}: an absolute path, or one relative to {ctx.cwd}.",
+        )
     return candidate
 
 

@@ -7,7 +7,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from sap_devs.mcp.framework import LIST_LIMIT, Envelope, Tool, ToolContext, ToolInput, limit_field
-from sap_devs.mcp.tools.project._shared import PATH_MAX, KnownErrorRef, resolve_path, time_budget
+from sap_devs.mcp.tools.project._shared import PATH_MAX, RELATIVE_NOTE, KnownErrorRef, resolve_path, time_budget
 from sap_devs.toolchain.abap_files import SOURCE_MAX
 from sap_devs.toolchain.known_errors import known_error_for
 
@@ -31,7 +31,10 @@ class Input(ToolInput):
         None,
         min_length=1,
         max_length=PATH_MAX,
-        description="Absolute path of an abapGit repository folder (its .abapgit.xml STARTING_FOLDER is read) or one ABAP file.",
+        description=(
+            "Path of an abapGit repository folder (its .abapgit.xml STARTING_FOLDER is read) or one ABAP file: "
+            f"{RELATIVE_NOTE}. Give source or path."
+        ),
     )
     language_version: Literal["cloud", "standard"] = Field(
         "cloud",

@@ -4,21 +4,22 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from sap_devs.mcp.framework import LIST_LIMIT, Envelope, Tool, ToolContext, ToolError, ToolInput, limit_field
-from sap_devs.mcp.tools.project._cds_compile import NO_MODEL_HINT, compiled, project_folder, source_note
-from sap_devs.mcp.tools.project._shared import PATH_MAX, KnownErrorRef
+from sap_devs.mcp.framework import LIST_LIMIT, Envelope, ToolContext, ToolError, ToolInput, limit_field
+from sap_devs.mcp.tools.project._cds_compile import (
+    NO_MODEL_HINT,
+    cds_tool,
+    compiled,
+    project_folder,
+    source_note,
+)
+from sap_devs.mcp.tools.project._shared import KnownErrorRef, path_field
 from sap_devs.toolchain.known_errors import known_error_for
 
 SEVERITY_ORDER = {"Error": 0, "Warning": 1, "Info": 2, "Debug": 3}
 
 
 class Input(ToolInput):
-    path: str | None = Field(
-        None,
-        min_length=1,
-        max_length=PATH_MAX,
-        description="Absolute path of the CAP project root. Omit for the folder the MCP server was started in.",
-    )
+    path: str | None = path_field("the CAP project root")
     limit: int = limit_field(LIST_LIMIT, "messages (errors first)")
 
 
@@ -84,7 +85,7 @@ async def handle(params: Input, ctx: ToolContext) -> Output:
     return out.add_note(source_note(result))
 
 
-TOOL = Tool(
+TOOL = cds_tool(
     name="check_cds",
     title="Compile the project's CDS model",
     description=(
@@ -92,8 +93,6 @@ TOOL = Tool(
         "messages: severity, message id, text exactly as the compiler words it, file, line and column, with the "
         "known error and fix where one matches."
     ),
-    category="project",
-    project_kinds=frozenset({"cap"}),  # listed where the server starts in a CAP project
     action="read",
     input=Input,
     output=Output,

@@ -7,7 +7,7 @@ from typing import Annotated
 from pydantic import BaseModel, Field, StringConstraints
 
 from sap_devs.mcp.framework import LIST_LIMIT, Envelope, Tool, ToolContext, ToolInput, limit_field
-from sap_devs.mcp.tools.project._shared import PATH_MAX, KnownErrorRef, resolve_path, time_budget
+from sap_devs.mcp.tools.project._shared import KnownErrorRef, path_field, resolve_path, time_budget
 from sap_devs.toolchain.known_errors import known_error_for
 from sap_devs.toolchain.paths import PATTERN_MAX, PATTERNS_MAX
 
@@ -15,12 +15,7 @@ Pattern = Annotated[str, StringConstraints(min_length=1, max_length=PATTERN_MAX)
 
 
 class Input(ToolInput):
-    path: str | None = Field(
-        None,
-        min_length=1,
-        max_length=PATH_MAX,
-        description="Absolute path of the UI5 project (the folder with ui5.yaml or webapp/). Omit for the server's working folder.",
-    )
+    path: str | None = path_field("the UI5 project (the folder with ui5.yaml or webapp/)")
     files: list[Pattern] | None = Field(
         None,
         max_length=PATTERNS_MAX,
@@ -78,11 +73,14 @@ async def handle(params: Input, ctx: ToolContext) -> Output:
         notes.append("The UI5 linter found nothing to report.")
     elif len(items) > params.limit:
         notes.append(f"Showing {params.limit} of {len(items)} findings; lint fewer files or raise limit.")
-    if report.ignored_config:
-        notes.append(
-            f"{report.ignored_config} was not loaded (it is JavaScript, and nothing from the project runs): "
-            "the linter ran with its default rules over every file."
+    if report.config_file:
+        used = (
+            f"its {' and '.join(report.config_applied)} applied"
+            if report.config_applied
+            else "it sets no ignores, files or ui5Config"
         )
+        notes.append(f"{report.config_file} was read as text, never run (nothing from the project runs): {used}.")
+    notes += [f"Note: {note}." for note in report.config_notes]
     built = Envelope.build(items, limit=params.limit, entity="findings", hint=" ".join(notes) or None)
     return Output(
         count=built.count,

@@ -7,10 +7,16 @@ from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, Field
 
-from sap_devs.mcp.framework import SEARCH_LIMIT, Envelope, Tool, ToolContext, ToolError, ToolInput, limit_field
+from sap_devs.mcp.framework import SEARCH_LIMIT, Envelope, ToolContext, ToolError, ToolInput, limit_field
 from sap_devs.mcp.tools._bounds import QUERY_MAX
-from sap_devs.mcp.tools.project._cds_compile import NO_MODEL_HINT, model, project_folder, source_note
-from sap_devs.mcp.tools.project._shared import PATH_MAX
+from sap_devs.mcp.tools.project._cds_compile import (
+    NO_MODEL_HINT,
+    cds_tool,
+    model,
+    project_folder,
+    source_note,
+)
+from sap_devs.mcp.tools.project._shared import path_field
 
 if TYPE_CHECKING:
     from sap_devs.toolchain.cds_model import Definition, Element
@@ -31,12 +37,7 @@ class Input(ToolInput):
         None,
         description="Only definitions of this kind; 'entity' includes views and projections, 'view' both of those.",
     )
-    path: str | None = Field(
-        None,
-        min_length=1,
-        max_length=PATH_MAX,
-        description="Absolute path of the CAP project root. Omit for the folder the MCP server was started in.",
-    )
+    path: str | None = path_field("the CAP project root")
     limit: int = limit_field(SEARCH_LIMIT, "definitions")
 
 
@@ -159,7 +160,7 @@ async def handle(params: Input, ctx: ToolContext) -> Output:
     return out.add_note(source_note(result))
 
 
-TOOL = Tool(
+TOOL = cds_tool(
     name="search_cds_model",
     title="Search the project's CDS model",
     description=(
@@ -167,8 +168,6 @@ TOOL = Tool(
         "types, aspects, events with elements, keys, associations (target, cardinality), annotations, file and line, "
         "and each service's HTTP endpoints and entity URLs. Nothing of the project runs."
     ),
-    category="project",
-    project_kinds=frozenset({"cap"}),  # listed where the server starts in a CAP project
     action="search",
     input=Input,
     output=Output,
