@@ -10,7 +10,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from sap_devs.mcp.framework import SEARCH_LIMIT, Envelope, Tool, ToolContext, ToolError, ToolInput, limit_field
-from sap_devs.mcp.tools.project._shared import PATH_MAX, resolve_path
+from sap_devs.mcp.tools.project._shared import path_field, resolve_path
 
 NAME_MAX = 200  # the longest UI5 symbol name is about 90 characters
 MEMBER_MAX = 100
@@ -36,13 +36,7 @@ class Input(ToolInput):
         max_length=MEMBER_MAX,
         description="One property, aggregation, association, event, method or enum value (inherited too).",
     )
-    path: str | None = Field(
-        None,
-        min_length=1,
-        max_length=PATH_MAX,
-        description="Absolute path of a project whose node_modules/@sapui5/types adds SAPUI5-only libraries "
-        "(sap.fe, sap.ui.comp ...); default: the server's folder.",
-    )
+    path: str | None = path_field("a project whose node_modules/@sapui5/types adds SAPUI5-only libraries (sap.fe ...)")
     limit: int = limit_field(SEARCH_LIMIT, "search results")
 
 
