@@ -6,21 +6,12 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field, field_validator
 
+from sap_devs.docs.sources import PRODUCTS
 from sap_devs.mcp.framework import SEARCH_LIMIT, Envelope, Tool, ToolContext, ToolInput, limit_field
 from sap_devs.mcp.tools._bounds import QUERY_MAX
 
-Product = Literal[
-    "cap",
-    "ui5",
-    "fiori-tools",
-    "btp",
-    "connectivity",
-    "bas",
-    "hana-cloud",
-    "integration-suite",
-    "abap",
-    "api-style-guide",
-]
+# the products of the bundled sources, one list (docs/sources.py) for the index and this filter
+Product = Literal[PRODUCTS]  # type: ignore[valid-type]
 
 
 # names agents pass for a product (they read them in the question); ambiguous ones ("fiori": Fiori tools
