@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 # One pass of the C regex engine. Every alternative is linear: a comment or string that never
 # closes runs to the end of the file instead of being retried at each later position.
@@ -38,6 +40,7 @@ NEST_MAX = 32
 
 Tok = tuple[str, str, int, int]
 """kind ("p" punctuation, "w" word, "s" string, "doc" JSDoc comment), text, start, end."""
+T = TypeVar("T")
 KIND, TEXT, START, END = 0, 1, 2, 3
 
 
@@ -225,9 +228,11 @@ class Parser:
                 self.i += 1
         return out
 
-    def statements(self) -> list[Decl]:
-        """Declarations up to (not past) the ``}`` that closes the current block."""
-        out: list[Decl] = []
+    def block(self, item: Callable[[str | None], T | None], separators: tuple[str, ...] = ()) -> list[T]:
+        """The items ``item`` reads up to (not past) the ``}`` that closes the current block, each given the
+        doc comment right before it; ``separators`` between items are passed over. A token no item starts
+        with is stepped over, so a malformed block still ends."""
+        out: list[T] = []
         doc: str | None = None
         while self.i < len(self.toks):
             self._tick()
@@ -238,14 +243,21 @@ class Parser:
                 continue
             if tok[KIND] == "p" and tok[TEXT] == "}":
                 break
+            if tok[KIND] == "p" and tok[TEXT] in separators:
+                self.i += 1
+                continue
             before = self.i
-            decl = self.statement(doc)
+            found = item(doc)
             doc = None
-            if decl is not None:
-                out.append(decl)
+            if found is not None:
+                out.append(found)
             if self.i == before:
                 self.i += 1
         return out
+
+    def statements(self) -> list[Decl]:
+        """Declarations up to (not past) the ``}`` that closes the current block."""
+        return self.block(self.statement)
 
     def statement(self, doc: str | None) -> Decl | None:
         exported = default = abstract = False
@@ -384,26 +396,7 @@ class Parser:
         return out
 
     def members(self) -> list[Member]:
-        out: list[Member] = []
-        doc: str | None = None
-        while self.i < len(self.toks) and not self.is_("}"):
-            self._tick()
-            tok = self.toks[self.i]
-            if tok[KIND] == "doc":
-                doc = tok[TEXT]
-                self.i += 1
-                continue
-            if tok[KIND] == "p" and tok[TEXT] in (";", ","):
-                self.i += 1
-                continue
-            before = self.i
-            member = self.member(doc)
-            doc = None
-            if member is not None:
-                out.append(member)
-            if self.i == before:
-                self.i += 1
-        return out
+        return self.block(self.member, (";", ","))
 
     def member(self, doc: str | None) -> Member | None:
         static = False
