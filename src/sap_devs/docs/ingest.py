@@ -212,8 +212,10 @@ def _clean_prose(line: str) -> str:
     return _unescape(_ESCAPES.sub(r"\1", line))
 
 
-def _indent(line: str) -> int:
-    return len(line.expandtabs(4)) - len(line.expandtabs(4).lstrip(" "))
+def _heading(line: str) -> re.Match[str] | None:
+    """The ATX heading a line is; a line indented four spaces or more is list text or code, not a heading."""
+    spaces = line.expandtabs(4)
+    return _HEADING.match(line.strip()) if len(spaces) - len(spaces.lstrip(" ")) <= 3 else None
 
 
 def clean(text: str, *, meta: dict[str, str] | None = None) -> str:
@@ -255,7 +257,7 @@ def clean(text: str, *, meta: dict[str, str] | None = None) -> str:
             continue
         if "{{" in line and "$frontmatter" in line:
             line = re.sub(r"\{\{\s*\$frontmatter\.(\w+)\s*\}\}", lambda m: meta.get(m.group(1), ""), line)
-        heading = _HEADING.match(stripped) if _indent(line) <= 3 else None  # deeper is list text or code
+        heading = _heading(line)
         if heading:
             text = _DOCSIFY_IGNORE.sub("", heading.group(2))
             out.append(f"{heading.group(1)} {_clean_prose(text)}".rstrip())
@@ -281,7 +283,7 @@ def split_sections(text: str, title: str, level: int = SECTION_LEVEL) -> list[Se
             sections.append(Section(list(path), anchor, body))
 
     for line in text.splitlines():
-        match = None if fences.step(line) or _indent(line) > 3 else _HEADING.match(line.strip())
+        match = None if fences.step(line) else _heading(line)
         if match and len(match.group(1)) <= level:
             flush()
             current = []
@@ -308,9 +310,8 @@ def split_sections(text: str, title: str, level: int = SECTION_LEVEL) -> list[Se
 
 _TABLE = re.compile(r"<table\b.*?</table\s*>", re.S)  # lower case only: UI5 XML views have <Table> in prose
 _ROW = re.compile(r"</tr\s*>", re.I)
-_CELL_TAGS = re.compile(
-    r"</?(?:table|thead|tbody|tfoot|tr|td|th|colgroup|col)\b[^>]*>"
-)  # lower case: a cell's UI5 sample has <Table>
+# lower case only, as _TABLE: a cell's UI5 sample has <Table> and <Column>
+_CELL_TAGS = re.compile(r"</?(?:table|thead|tbody|tfoot|tr|td|th|colgroup|col)\b[^>]*>")
 
 
 def _cell_text(cell: str) -> str:
