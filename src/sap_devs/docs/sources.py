@@ -40,7 +40,8 @@ class DocSource:
     # Sites that are not the Help Portal (the fields below are read for them only):
     on_github: bool = False  # the pages are read on GitHub itself: /blob/<branch>/<path>, GitHub heading anchors
     site_base: str | None = None  # where a static site publishes docs_dir; with site_style the URL rule
-    site_style: str = ""  # "mkdocs": <stem>/ (use_directory_urls); "vitepress": <stem>.html (no cleanUrls)
+    # "mkdocs": <stem>/ (use_directory_urls); "vitepress": <stem>.html; "vitepress-clean": <stem> (cleanUrls)
+    site_style: str = ""
     only: tuple[str, ...] = ()  # when set, the pages: these files, or files under these folders ("x/")
     skip: tuple[str, ...] = ()  # files of docs_dir that are about the site or project, not the product
     readme_pages: bool = False  # README.md is a page (VitePress serves it as README.html)
@@ -62,7 +63,15 @@ class DocSource:
 HELP = "https://help.sap.com/docs"
 
 SOURCES: tuple[DocSource, ...] = (
-    DocSource("capire/docs", "cap", APACHE, "Capire, the CAP documentation", docs_dir=""),
+    DocSource(
+        "capire/docs",
+        "cap",
+        APACHE,
+        "Capire, the CAP documentation",
+        docs_dir="",
+        site_base="https://cap.cloud.sap/docs/",
+        site_style="vitepress-clean",  # capire's VitePress has cleanUrls: guides/x.md is guides/x
+    ),
     DocSource("SAP-samples/abap-cheat-sheets", "abap", APACHE, "the ABAP cheat sheets", docs_dir="", on_github=True),
     DocSource("SAP-docs/sapui5", "ui5", CC_BY, "the SAPUI5 documentation"),
     DocSource(
@@ -405,13 +414,6 @@ def file_url(source: DocSource, path: str) -> str | None:
 
 def page_url(source: DocSource, path: str, loio: str | None) -> str | None:
     """The public address of a page, or None when it cannot be derived (the page is then not indexed)."""
-    if source.repo == "capire/docs":
-        stem = path[: -len(".md")]
-        if stem == "index":
-            return "https://cap.cloud.sap/docs/"
-        if stem.endswith("/index"):
-            return f"https://cap.cloud.sap/docs/{stem[: -len('index')]}"
-        return f"https://cap.cloud.sap/docs/{stem}"
     if source.on_github:
         return file_url(source, path)
     if source.site_base:
@@ -429,8 +431,8 @@ def page_url(source: DocSource, path: str, loio: str | None) -> str | None:
 
 def site_url(source: DocSource, path: str) -> str | None:
     """A page's address on a static site built from docs_dir: MkDocs with directory URLs serves
-    ``pages/Server.md`` as ``pages/Server/``, VitePress without cleanUrls as ``pages/Server.html``; an
-    ``index.md`` is its folder's address on both."""
+    ``pages/Server.md`` as ``pages/Server/``, VitePress without cleanUrls as ``pages/Server.html`` and with
+    them as ``pages/Server``; an ``index.md`` is its folder's address on all three."""
     inner = path[len(source.docs_dir) + 1 :] if source.docs_dir else path
     stem = inner[: -len(".md")]
     if stem == "index" or stem.endswith("/index"):
@@ -439,4 +441,6 @@ def site_url(source: DocSource, path: str) -> str | None:
         return f"{source.site_base}{stem}/"
     if source.site_style == "vitepress":
         return f"{source.site_base}{stem}.html"
+    if source.site_style == "vitepress-clean":
+        return f"{source.site_base}{stem}"
     return None
