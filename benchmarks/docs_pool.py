@@ -10,6 +10,7 @@ random page of the same product (how often does the judge call an unrelated page
 
     python benchmarks/docs_pool.py packets OUT_DIR --parts 6   # write OUT_DIR/part-N.md and key.json
     python benchmarks/docs_pool.py packets OUT_DIR --new       # only pages nobody judged yet
+    python benchmarks/docs_pool.py packets OUT_DIR --sets heldout_new  # other query sets (default tuning,heldout)
     python benchmarks/docs_pool.py read OUT_DIR CANDIDATE_ID [OFFSET]  # a candidate's page, for a judge
     python benchmarks/docs_pool.py collect OUT_DIR               # judged parts -> docs_judgments_pooled.yaml
 
@@ -57,7 +58,7 @@ def _row(source: str, path: str) -> int | None:
     return found[0] if found else None
 
 
-def packets(out: Path, parts: int, new_only: bool = False) -> None:
+def packets(out: Path, parts: int, new_only: bool = False, sets: tuple[str, ...] = ("tuning", "heldout")) -> None:
     """Judging packets; with ``new_only``, only the pages nobody judged yet (a later engine's top 10), with
     the same controls, for the questions that have such pages."""
     graded = rel.graded() if new_only else {}
@@ -66,15 +67,17 @@ def packets(out: Path, parts: int, new_only: bool = False) -> None:
     out.mkdir(parents=True, exist_ok=True)
     con_pages = sqlite3.connect(f"{index.path.resolve().as_uri()}?mode=ro&immutable=1", uri=True)
     by_product: dict[str, list[tuple[str, str]]] = {}
+    by_source: dict[str, list[tuple[str, str]]] = {}
     for source, path, product in con_pages.execute("SELECT source, path, product FROM pages"):
         by_product.setdefault(product, []).append((source, path))
+        by_source.setdefault(source, []).append((source, path))
     items: list[dict] = []
     key: dict[str, dict] = {}
     with tempfile.TemporaryDirectory() as tmp:
         base_path = Path(tmp) / "baseline.sqlite"
         rel.build_baseline(index.path, base_path)
         baseline = sqlite3.connect(base_path)
-        for set_name in ("tuning", "heldout"):
+        for set_name in sets:
             for q in rel.load(set_name):
                 named = {rel._page_key(*rel._resolved(r)): rel._resolved(r) for r in q["relevant"]}
                 ours = [(h.source, h.path) for h in index.search(q["query"], limit=DEPTH)[0]]
@@ -88,8 +91,13 @@ def packets(out: Path, parts: int, new_only: bool = False) -> None:
                     continue
                 for k, (source, path) in named.items():
                     pool.setdefault(k, (source, path, "named"))
-                while True:  # the decoy: a page of the same product that neither system returned
-                    source, path = rng.choice(by_product.get(q["product"]) or by_product["cap"])
+                # the decoy: a page of the same product that neither system returned (the new sources' sets
+                # label questions by service, not by index product: there, a page of the named page's source)
+                same = by_product.get(q["product"]) or [
+                    p for p in by_source.get(next(iter(named.values()))[0], []) if rel._page_key(*p) not in pool
+                ]
+                while same:
+                    source, path = rng.choice(same)
                     if rel._page_key(source, path) not in pool:
                         pool[rel._page_key(source, path)] = (source, path, "decoy")
                         break
@@ -193,7 +201,7 @@ def collect(out: Path) -> None:
             found.setdefault((r[2], r[5]), []).append({"source": r[3], "path": r[4]})
     doc = [{"set": s, "query": q, "also_relevant": pages} for (s, q), pages in sorted(found.items())]
     header = (
-        "# Pooled judgments for docs_queries_tuning.yaml and docs_queries_heldout.yaml: pages among the top 10\n"
+        "# Pooled judgments for the docs query sets (docs_queries_<set>.yaml): pages among the top 10\n"
         "# of sap-devs and of plain BM25 that a blind judge graded as answering the question.\n"
         "# Written by benchmarks/docs_pool.py collect; see its docstring for the method.\n"
     )
@@ -207,7 +215,10 @@ def main() -> None:
     command, out = sys.argv[1], Path(sys.argv[2])
     if command == "packets":
         parts = int(sys.argv[sys.argv.index("--parts") + 1]) if "--parts" in sys.argv else 6
-        packets(out, parts, new_only="--new" in sys.argv)
+        sets = (
+            tuple(sys.argv[sys.argv.index("--sets") + 1].split(",")) if "--sets" in sys.argv else ("tuning", "heldout")
+        )
+        packets(out, parts, new_only="--new" in sys.argv, sets=sets)
     elif command == "read" and len(sys.argv) > 3:
         read(out, sys.argv[3], int(sys.argv[4]) if len(sys.argv) > 4 and sys.argv[4].isdigit() else 0)
     elif command == "collect":
