@@ -77,12 +77,20 @@ def _resolved(entry: dict) -> tuple[str, str]:
     return (found[1], found[2]) if found else (entry["source"], entry["path"])
 
 
-def rank_of(results: list[tuple[str, str]], relevant: list[dict]) -> int | None:
+def rank_of(results: list, relevant: list[dict]) -> int | None:
+    """The rank of the first result that is a relevant page; a result is a (source, path) or, for sap-devs,
+    the list of the pages it stands for (the page and the twins it names as published elsewhere too)."""
     wanted = {_page_key(*_resolved(r)) for r in relevant}
-    for i, (source, path) in enumerate(results[:K], start=1):
-        if _page_key(source, path) in wanted:
+    for i, result in enumerate(results[:K], start=1):
+        pages = result if isinstance(result, list) else [result]
+        if any(_page_key(source, path) in wanted for source, path in pages):
             return i
     return None
+
+
+def pages_of(hit) -> list[tuple[str, str]]:
+    """A sap-devs hit as the pages it stands for: itself and the same page published elsewhere."""
+    return [(hit.source, hit.path), *((source, path) for source, path, _ in hit.also)]
 
 
 def build_baseline(index_path: Path, out: Path) -> None:
@@ -160,7 +168,7 @@ def evaluate(name: str, baseline: sqlite3.Connection, details: bool) -> None:
         start = time.perf_counter()
         hits, _ = index.search(q["query"], limit=K)
         times.append((time.perf_counter() - start) * 1000)
-        got = [(h.source, h.path) for h in hits]
+        got = [pages_of(h) for h in hits]
         tops.append(got)
         theirs = baseline_search(baseline, q["query"])
         ours.append(rank_of(got, q["relevant"]))
@@ -168,7 +176,9 @@ def evaluate(name: str, baseline: sqlite3.Connection, details: bool) -> None:
         ours_pooled.append(rank_of(got, q["relevant"] + more.get(q["query"], [])))
         named = {_page_key(*_resolved(r)) for r in q["relevant"]}
         unjudged += sum(
-            1 for page in got[:K] if _page_key(*page) not in named and (q["query"], _page_key(*page)) not in graded
+            1
+            for pages in got[:K]
+            if not any(_page_key(*p) in named or (q["query"], _page_key(*p)) in graded for p in pages)
         )
         base_pooled.append(rank_of(theirs, q["relevant"] + more.get(q["query"], [])))
         if details and ours_pooled[-1] != 1:

@@ -63,6 +63,26 @@ CAP_PAGES = {
 }
 
 
+# a long page SAP-docs publishes twice under two loios, and a page whose V2 and V4 variants share nearly
+# every line (only the flavour sentence differs)
+_AUDIT = " ".join(
+    f"Step {n}: the security audit log viewer lists the quokka events of subaccount {n} for retention."
+    for n in range(1, 30)
+)
+TWINS = {
+    "docs/04_Essentials/retrieving-security-audit-log-0ff0004.md": f"<!-- loio{'a' * 32} -->\n\n"
+    f"# Retrieving the Security Audit Log\n\n{_AUDIT}\n",
+    "docs/10_More/retrieving-security-audit-log-0ff0005.md": f"<!-- loio{'b' * 32} -->\n\n"
+    f"# Retrieving the Security Audit Log\n\n{_AUDIT}\n",
+}
+_HEADER = " ".join(f"Row {n} of the wombat table header shows the title and item count {n}." for n in range(1, 30))
+for _loio, _version in (("c", "V2"), ("d", "V4")):
+    TWINS[f"{UI5_DOCS}/setting-the-table-header-0ff000{_loio}.md"] = (
+        f"<!-- loio{_loio * 32} -->\n\n# Setting the Table Header\n\n"
+        f"This topic is relevant for SAP Fiori elements for OData {_version}.\n\n{_HEADER}\n"
+    )
+
+
 # pages on other things, so that words have the weight they have in a real index
 FILLER = {
     f"docs/99_Other/page-{n}-{n:07x}.md": f"<!-- loio{n:032x} -->\n\n# Other topic {n}\n\nCharts, themes and icons {n}.\n"
@@ -83,6 +103,7 @@ def flavour_index(tmp_path: Path) -> DocsIndex:
             "# OData V4 Model\n\nThe OData V4 model supports list bindings with a unique zebra.\n",
             "docs/10_More/odata-v4-model-0ff0003.md": "<!-- loio5de13cf4dd1f4a3480f7e2eaaee3f5b8 -->\n\n"
             "# OData V4 Model\n\nThe OData V4 model supports list bindings with a unique zebra.\n",
+            **TWINS,
             **FILLER,
         },
     )
@@ -145,6 +166,28 @@ def test_a_page_published_in_two_guide_folders_takes_one_slot(flavour_index: Doc
     hits, total = flavour_index.search("odata v4 model list binding zebra")
     names = [h.path.rsplit("/", 1)[-1] for h in hits]
     assert names.count("odata-v4-model-0ff0003.md") == 1 and total == len(hits)
+
+
+def test_the_same_page_under_two_loios_takes_one_slot_and_names_where_else_it_is_published(
+    flavour_index: DocsIndex,
+) -> None:
+    hits, total = flavour_index.search("security audit log quokka events retention")
+    audit = [h for h in hits if "retrieving-security-audit-log" in h.path]
+    assert len(audit) == 1 and total == len(hits)
+    assert [path.rsplit("/", 1)[-1] for _, path, _ in audit[0].also] == [
+        (
+            {"retrieving-security-audit-log-0ff0004.md", "retrieving-security-audit-log-0ff0005.md"}
+            - {audit[0].path.rsplit("/", 1)[-1]}
+        ).pop()
+    ]
+    assert audit[0].also[0][2].startswith("https://ui5.sap.com/#/topic/")
+
+
+def test_near_identical_pages_of_two_flavours_stay_two_results(flavour_index: DocsIndex) -> None:
+    hits, _ = flavour_index.search("wombat table header item count")
+    headers = [h for h in hits if "setting-the-table-header" in h.path]
+    assert len(headers) == 2 and all(not h.also for h in headers)
+    assert {h.flavours for h in headers} == {("odata-v2",), ("odata-v4",)}
 
 
 # --- the passage that answers and its strength ------------------------------------------------------
@@ -223,8 +266,9 @@ def test_updating_one_source_leaves_the_others_untouched_and_forgets_its_old_pag
     )
     monkeypatch.undo()
     updated = DocsIndex(out)
-    assert counts == {"pages": 13, "sections": updated.counts()[1]}
+    assert counts == {"pages": 17, "sections": updated.counts()[1]}
     assert _paths(updated, "narwhal") == ["guides/narwhal.md"]
+    assert sum("security-audit-log" in p for p in _paths(updated, "security audit log quokka")) == 1  # twins kept
     assert _paths(updated, "remote service call") == []  # capire's old pages are gone, terms and all
     assert _paths(updated, "fiori elements v4 draft handling")[0].endswith("0ff0002.md")
     info = {s.repo: (s.commit, s.origin) for s in updated.sources()}

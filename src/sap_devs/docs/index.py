@@ -20,12 +20,12 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from sap_devs.docs import flavours, questions
+from sap_devs.docs import flavours, questions, twins
 from sap_devs.docs.ingest import Page, Section
 from sap_devs.docs.sources import REPO_ALIASES, DocSource
 from sap_devs.search.analysis import analyze
 
-FORMAT = 4  # 4: pages carry their flavours; meta records the digest of what made the terms
+FORMAT = 5  # 4: pages carry their flavours; meta records the digest of what made the terms; 5: twins
 WEIGHTS = (6.0, 3.0, 1.0, 2.0)  # title, heading path, body, the questions the page answers
 CANDIDATES = 200  # sections ranked by FTS5 before pages are grouped
 COVERAGE_TOP = 60  # of those, how many are checked for the share of the query they hold
@@ -45,7 +45,8 @@ _TYPO_MIN, _TYPO_MAX = 4, 40
 _SPLIT_MIN = 6
 SPLIT_SHARE = 0.0015  # a part must be in this share of all sections to split a rare word into it
 
-SCHEMA = """
+SCHEMA = (
+    """
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE sources(repo TEXT PRIMARY KEY, product TEXT, licence TEXT, site TEXT, commit_id TEXT,
                      origin TEXT, fetched_at TEXT);
@@ -61,6 +62,8 @@ CREATE VIRTUAL TABLE fts USING fts5(title, heading, body, asks, content='', toke
 CREATE VIRTUAL TABLE vocab USING fts5vocab(fts, 'row');
 CREATE TABLE redirects(source TEXT NOT NULL, old TEXT NOT NULL, new TEXT NOT NULL);
 """
+    + twins.TABLE
+)
 
 
 class DocsIndexError(Exception):
@@ -113,6 +116,7 @@ def build(path: Path, sources: Iterable[SourceRows]) -> dict[str, int]:
         con.executemany("INSERT INTO meta VALUES (?, ?)", _meta())
         for rows in sources:
             _insert(con, rows, counts)
+        twins.link(con)
         con.execute("INSERT INTO fts(fts) VALUES ('optimize')")
         con.commit()
         con.execute("VACUUM")
@@ -167,6 +171,7 @@ def update(
             prepare()
             _remove(con, rows[0].repo)
             _insert(con, rows, counts)
+        twins.link(con)  # a changed page can gain or lose its twin in a source that did not change
         con.execute("DELETE FROM meta")
         con.executemany("INSERT INTO meta VALUES (?, ?)", _meta())
         # merged into one segment again, as a build leaves it: a search over many segments is slower
@@ -264,6 +269,7 @@ class Hit:
     sections: tuple[str, ...] = ()  # their heading paths
     flavours: tuple[str, ...] = ()
     strength: float = 0.0  # share of the question the passage and the page title hold, 0..1
+    also: tuple[tuple[str, str, str], ...] = ()  # (source, path, url) of the same page published elsewhere
 
     @property
     def match(self) -> str:
@@ -310,6 +316,7 @@ class DocsIndex:
         self._sections = self._con.execute("SELECT count(*) FROM sections").fetchone()[0]
         self._split_floor = max(2, int(self._sections * SPLIT_SHARE))
         self._titles: dict[int, frozenset[str]] = {}  # analysed page titles, filled as pages are ranked
+        self._twin_of: dict[int, int] | None = None  # page -> first page of its twins, read at the first search
 
     def close(self) -> None:
         self._con.close()
@@ -468,13 +475,27 @@ class DocsIndex:
             }
             pages.append(Hit(**{**best.__dict__, "score": value, **answering}))
         pages.sort(key=lambda h: -h.score)
-        seen: set[tuple[str, str]] = set()
-        unique = []
+        return self._one_per_page(pages)
+
+    def _one_per_page(self, pages: list[Hit]) -> list[Hit]:
+        """The best of the hits that are one page published twice (the same file name within a source, or
+        twins: the same text under another loio or in another repository); the others it names as ``also``."""
+        if self._twin_of is None:
+            self._twin_of = dict(self._con.execute("SELECT page, first FROM twins"))
+        kept: dict[object, int] = {}
+        unique: list[Hit] = []
         for hit in pages:
-            key = (hit.source, hit.path.rsplit("/", 1)[-1])
-            if key not in seen:
-                seen.add(key)
+            keys: list[object] = [(hit.source, hit.path.rsplit("/", 1)[-1])]
+            if hit.page_id in self._twin_of:
+                keys.append(self._twin_of[hit.page_id])
+            at = next((kept[k] for k in keys if k in kept), None)
+            if at is None:
+                kept.update(dict.fromkeys(keys, len(unique)))
                 unique.append(hit)
+            else:
+                first = unique[at]
+                unique[at] = Hit(**{**first.__dict__, "also": (*first.also, (hit.source, hit.path, hit.url))})
+                kept.update(dict.fromkeys(keys, at))
         return unique
 
     def _title_terms(self, page_id: int, title: str) -> frozenset[str]:

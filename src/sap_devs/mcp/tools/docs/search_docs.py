@@ -90,6 +90,10 @@ class DocHit(BaseModel):
         "cap-node/cap-java, abap-cloud/abap-standard, cloud-foundry/kyma/neo. Pages of another flavour than the "
         "question names are ranked lower."
     )
+    also_at: list[str] = Field(
+        default_factory=list,
+        description="The same page published at other URLs too (another guide or repository): one result for all.",
+    )
 
 
 Output = Envelope[DocHit]
@@ -117,6 +121,7 @@ def doc_hit(h: Any) -> DocHit:
         match=h.match,
         strength=h.strength,
         flavours=list(h.flavours),
+        also_at=[url for _, _, url in h.also],
     )
 
 
