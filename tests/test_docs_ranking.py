@@ -305,3 +305,31 @@ def test_a_synced_index_of_the_previous_format_is_set_aside_for_the_bundled_one(
         assert "another sap-devs version" in caplog.text and not updatable(synced)
     finally:
         store.reset()
+
+
+def test_twins_are_found_again_for_the_pages_an_update_changed(tmp_path: Path, flavour_index: DocsIndex) -> None:
+    ui5 = BY_REPO["sap-docs/sapui5"]
+    rewritten = dict(TWINS)
+    rewritten["docs/10_More/retrieving-security-audit-log-0ff0005.md"] = (
+        f"<!-- loio{'b' * 32} -->\n\n# Retrieving the Security Audit Log\n\n"
+        "The quokka audit log of the ABAP environment is read with the security audit log events app.\n"
+    )
+    rewritten["docs/11_New/retrieving-security-audit-log-0ff0007.md"] = rewritten[  # a new copy of the first
+        "docs/04_Essentials/retrieving-security-audit-log-0ff0004.md"
+    ].replace("a" * 32, "e" * 32)
+    (tmp_path / "new").mkdir()
+    new_tar = _tarball(tmp_path / "new", "SAP-docs/sapui5", {**rewritten, **FILLER}, "eee")
+    commit, pages, redirects = load_source(ui5, str(new_tar))
+    out = tmp_path / "updated.sqlite"
+    update(
+        flavour_index.path,
+        out,
+        [(ui5, commit, pages, "synced", "now", redirects)],
+        keep=["capire/docs"],
+        prepare=lambda: None,
+    )
+    audit = [h for h in DocsIndex(out).search("security audit log quokka events")[0] if "audit-log" in h.path]
+    assert len(audit) == 2  # the rewritten page apart, the new copy one result with the first
+    also = {path.rsplit("/", 1)[-1] for h in audit for _, path, _ in h.also}
+    assert also & {"retrieving-security-audit-log-0ff0004.md", "retrieving-security-audit-log-0ff0007.md"}
+    assert not any("0ff0005" in h.path for h in audit if h.also)

@@ -164,14 +164,18 @@ def update(
     try:
         con.executescript("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;")
         kept = set(keep)
-        for (repo,) in con.execute("SELECT repo FROM sources").fetchall():
-            if repo not in kept:
-                _remove(con, repo)
+        gone = [repo for (repo,) in con.execute("SELECT repo FROM sources").fetchall() if repo not in kept]
+        for repo in gone:
+            _remove(con, repo)
+        changed = list(gone)
         for rows in replaced:
             prepare()
             _remove(con, rows[0].repo)
             _insert(con, rows, counts)
-        twins.link(con)  # a changed page can gain or lose its twin in a source that did not change
+            changed.append(rows[0].repo)
+        # a changed page can gain or lose its twin in a source that did not change, a dropped source's
+        # pages leave their groups
+        twins.link(con, changed)
         con.execute("DELETE FROM meta")
         con.executemany("INSERT INTO meta VALUES (?, ?)", _meta())
         # merged into one segment again, as a build leaves it: a search over many segments is slower

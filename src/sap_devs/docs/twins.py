@@ -13,21 +13,25 @@ import re
 import sqlite3
 import zlib
 from collections import defaultdict
+from collections.abc import Iterable
 
 SHARE = 0.9  # of their four-word runs two pages must share to be one page
 RUN = 4
 _WORD = re.compile(r"[a-z0-9]+")
 
+_TITLE = "lower(trim(title))"  # what "the same title" means
 TABLE = "CREATE TABLE twins(page INTEGER PRIMARY KEY, first INTEGER NOT NULL);"
 
 
-def runs(text: str) -> set[int]:
-    """The four-word runs of ``text``, hashed (compared within one process only)."""
+def runs(text: str) -> set[tuple[str, ...]]:
+    """The four-word runs of ``text`` (a text shorter than that is one run)."""
     words = _WORD.findall(text.lower())
-    return {hash(tuple(words[i : i + RUN])) for i in range(max(1, len(words) - RUN + 1))}
+    if len(words) < RUN:
+        return {tuple(words)} if words else set()
+    return set(zip(*(words[i:] for i in range(RUN)), strict=False))  # the shorter tails end it
 
 
-def similar(a: set[int], b: set[int]) -> bool:
+def similar(a: set[tuple[str, ...]], b: set[tuple[str, ...]]) -> bool:
     if not a or not b:
         return False
     small, large = (a, b) if len(a) <= len(b) else (b, a)
@@ -37,13 +41,38 @@ def similar(a: set[int], b: set[int]) -> bool:
     return common >= SHARE * (len(a) + len(b) - common)
 
 
-def link(con: sqlite3.Connection) -> int:
+def link(con: sqlite3.Connection, changed: Iterable[str] | None = None) -> int:
     """Fill the twins table from the pages of the index on ``con``: each page that has a twin points at
-    the first page (lowest id) of its group. Returns how many pages were linked."""
-    con.execute("DELETE FROM twins")
+    the first page (lowest id) of its group. With ``changed`` (repositories whose pages were just
+    replaced), only the titles those pages have, or had, are looked at again: twins share their title, so
+    the other groups cannot have changed. Returns how many pages are linked now."""
+    if changed is None:
+        con.execute("DELETE FROM twins")
+        where, args = "", []
+    else:
+        repos = list(changed)
+        marks = ",".join("?" * len(repos)) or "NULL"
+        con.execute("CREATE TEMP TABLE IF NOT EXISTS twin_titles(title TEXT PRIMARY KEY)")
+        con.execute("DELETE FROM twin_titles")
+        con.execute(f"INSERT OR IGNORE INTO twin_titles SELECT {_TITLE} FROM pages WHERE source IN ({marks})", repos)
+        # the groups that lost a page, or whose row ids now name a page of a changed source
+        stale = (
+            "SELECT t.first FROM twins t LEFT JOIN pages p ON p.id = t.page "
+            f"WHERE p.id IS NULL OR p.source IN ({marks})"
+        )
+        con.execute(
+            f"INSERT OR IGNORE INTO twin_titles SELECT {_TITLE} FROM pages p JOIN twins t ON t.page = p.id "
+            f"WHERE t.first IN ({stale})",
+            repos,
+        )
+        con.execute(f"DELETE FROM twins WHERE first IN ({stale})", repos)
+        con.execute("DELETE FROM twins WHERE page NOT IN (SELECT id FROM pages)")
+        con.execute(f"DELETE FROM twins WHERE page IN (SELECT id FROM pages WHERE {_TITLE} IN twin_titles)")
+        where, args = f" AND {_TITLE} IN twin_titles", []
     rows = con.execute(
-        "SELECT id, lower(trim(title)), flavour FROM pages WHERE lower(trim(title)) IN "
-        "(SELECT lower(trim(title)) FROM pages GROUP BY 1 HAVING count(*) > 1) ORDER BY id"
+        f"SELECT id, {_TITLE}, flavour FROM pages WHERE {_TITLE} IN "
+        f"(SELECT {_TITLE} FROM pages GROUP BY 1 HAVING count(*) > 1){where} ORDER BY id",
+        args,
     ).fetchall()
     groups: dict[tuple[str, str], list[int]] = defaultdict(list)
     for page, title, flavour in rows:
@@ -61,9 +90,8 @@ def link(con: sqlite3.Connection) -> int:
                         first[max(root_a, root_b)] = min(root_a, root_b)
     linked = {page: _root(first, page) for page in first}
     roots = set(linked.values())
-    pairs = [(page, root) for page, root in linked.items()] + [(root, root) for root in roots]
-    con.executemany("INSERT INTO twins VALUES (?, ?)", pairs)
-    return len(pairs)
+    con.executemany("INSERT INTO twins VALUES (?, ?)", [*linked.items(), *((root, root) for root in roots)])
+    return con.execute("SELECT count(*) FROM twins").fetchone()[0]
 
 
 def _root(first: dict[int, int], page: int) -> int:
