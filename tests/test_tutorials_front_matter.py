@@ -60,7 +60,8 @@ def test_every_fact_read_is_in_the_bundled_snapshot_with_its_real_title() -> Non
 
 def test_facts_record_where_they_were_read() -> None:
     for slug, fact in FACTS.items():
-        assert fact["path"].startswith(f"tutorials/{slug}/"), slug
+        # a folder may hold its tutorial under another name; it is still a Markdown file in that folder
+        assert fact["path"].startswith(f"tutorials/{slug}/") and fact["path"].endswith(".md"), slug
         if fact.get("found", True):
             assert re.fullmatch(r"[0-9a-f]{40}", fact["commit"]), slug
             assert fact.get("read_from", fact["repo"]).startswith("sap-tutorials/"), slug
@@ -86,6 +87,13 @@ def test_no_slug_title_is_left_where_a_fact_was_read() -> None:
     read = {slug for slug, fact in FACTS.items() if fact.get("found", True)}
     slug_titled = {slug for slug, r in RECORDS.items() if not r["metadata"]}
     assert not read & slug_titled
+
+
+def test_every_tutorial_still_titled_by_its_slug_is_one_recorded_as_not_found() -> None:
+    """No published slug of the four large repositories is left unread: each has facts or a note."""
+    slug_titled = {slug for slug, r in RECORDS.items() if not r["metadata"]}
+    not_found = {slug for slug, fact in FACTS.items() if not fact.get("found", True)}
+    assert slug_titled == not_found
 
 
 def _write(folder: Path, name: str, *lines: dict | str) -> None:
@@ -187,6 +195,11 @@ def test_the_build_refuses_facts_for_slugs_the_list_does_not_publish(tmp_path: P
         ("WebSocket RFC SAP Business Connector", "abap-websocket-rfc-bc"),
         ("billing completeness data product", "joule-studio-bdc-agent-create"),
         ("Petstore", "cp-mobile-dev-kit-rest-api"),
+        ("Screen Personas barcode scanning", "personas-mobile-workbook-build-flavor"),
+        ("K-anonymity XS Advanced", "xsa-calculation-views-anonymization-k"),
+        # these two were read from a file in the slug's folder that is not named after the slug
+        ("scheduled data upload ingestion API", "signavio-process-intelligence-upload-data-using-cloud-integration"),
+        ("Omnichannel Promotion Pricing reserve coupon code", "opps-basic-scenario-redeem-multicode-coupon"),
     ],
 )
 def test_search_finds_them_by_words_only_in_their_real_title(query: str, slug: str) -> None:
