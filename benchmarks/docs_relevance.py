@@ -11,9 +11,10 @@ other flavour's page shares the words; figures per flavour. benchmarks/docs_judg
 answering among both systems' top 10 (benchmarks/docs_pool.py): figures are printed with the
 set's own judgments ("as written") and with the pooled ones, for both systems alike.
 
-benchmarks/docs_queries_heldout_new.yaml (held out) asks about the sources added for issue 29.
+benchmarks/docs_queries_heldout_new.yaml (held out) asks about the sources added for issue 29;
+benchmarks/docs_queries_tuning_new.yaml asks about the same sources and is the one to tune on.
 
-Usage: python benchmarks/docs_relevance.py [tuning|heldout|flavours|heldout_new|all] [--details]
+Usage: python benchmarks/docs_relevance.py [tuning|heldout|flavours|heldout_new|tuning_new|all] [--details]
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ SETS = {
     "heldout": HERE / "docs_queries_heldout.yaml",
     "flavours": HERE / "docs_queries_flavours.yaml",  # held out too: written before the flavour ranking ran
     "heldout_new": HERE / "docs_queries_heldout_new.yaml",  # held out: issue 29's new sources, written before tuning
+    "tuning_new": HERE / "docs_queries_tuning_new.yaml",  # tune on it: issue 29's new sources, written before tuning
 }
 POOLED = HERE / "docs_judgments_pooled.yaml"
 GRADES = HERE / "docs_judgments_pooled_grades.tsv"
