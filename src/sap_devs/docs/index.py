@@ -419,11 +419,35 @@ class DocsIndex:
         if not rows:
             return []
         held.update(self._held([r[0] for r in rows[:COVERAGE_TOP]], groups))
-        by_page: dict[int, list[Hit]] = {}
-        for sid, page, heading, anchor, score, source, path, title, url, product, ord_, flavour in rows:
-            share = len(held.get(sid, ())) / len(groups)
-            value = -score * (0.4 + 0.6 * share)
-            by_page.setdefault(page, []).append(
+        # (value, row) per section, grouped by page in the order pages first appear; a Hit is made only for
+        # each page's best section (one per row cost more than the ranking itself)
+        by_page: dict[int, list[tuple[float, tuple]]] = {}
+        for row in rows:
+            share = len(held.get(row[0], ())) / len(groups)
+            by_page.setdefault(row[1], []).append((-row[4] * (0.4 + 0.6 * share), row))
+        wanted = [set(g) for g in groups]
+        superseded_wanted = any(t.startswith(("deprecat", "neo", "obsolet")) for g in groups for t in g)
+        pages: list[Hit] = []
+        for scored in by_page.values():
+            scored.sort(key=lambda e: -e[0])
+            best_value, best = scored[0]
+            sid, page, heading, anchor, _, source, path, title, url, product, ord_, flavour = best
+            value = best_value + sum(w * e[0] for w, e in zip(SECTION_WEIGHTS, scored[1:3], strict=False))
+            title_terms = self._title_terms(page, title)
+            title_share = sum(1 for g in wanted if g & title_terms) / len(wanted)
+            value *= 1 + TITLE_BOOST * title_share
+            page_flavours = flavours.decode(flavour)
+            if not superseded_wanted and (_SUPERSEDED.search(title) or _NEO_FOLDER.search(path)):
+                value *= SUPERSEDED_WEIGHT  # deprecated APIs and the retiring Neo environment: only when asked for
+            if _CHANGE_LOG.search(title):
+                value *= CHANGE_LOG_WEIGHT  # release notes mention everything once; they rarely explain it
+            if asked and flavours.other_flavour(page_flavours, asked):
+                value *= FLAVOUR_WEIGHT
+            pair = [best]
+            neighbour = next((e for e in scored[1:3] if abs(e[1][10] - ord_) == 1), None)
+            if neighbour is not None and neighbour[0] >= ADJACENT_SHARE * best_value:
+                pair = sorted([best, neighbour[1]], key=lambda r: r[10])
+            pages.append(
                 Hit(
                     page,
                     source,
@@ -435,38 +459,12 @@ class DocsIndex:
                     anchor,
                     str(sid),
                     value,
-                    ords=(ord_,),
-                    sids=(sid,),
-                    sections=(heading,),
-                    flavours=flavours.decode(flavour),
+                    ords=tuple(r[10] for r in pair),
+                    sids=tuple(r[0] for r in pair),
+                    sections=tuple(r[2] for r in pair),
+                    flavours=page_flavours,
                 )
             )
-        wanted = [set(g) for g in groups]
-        superseded_wanted = any(t.startswith(("deprecat", "neo", "obsolet")) for g in groups for t in g)
-        pages: list[Hit] = []
-        for hits in by_page.values():
-            hits.sort(key=lambda h: -h.score)
-            best = hits[0]
-            value = best.score + sum(w * h.score for w, h in zip(SECTION_WEIGHTS, hits[1:3], strict=False))
-            title_terms = self._title_terms(best.page_id, best.title)
-            title_share = sum(1 for g in wanted if g & title_terms) / len(wanted)
-            value *= 1 + TITLE_BOOST * title_share
-            if not superseded_wanted and (_SUPERSEDED.search(best.title) or _NEO_FOLDER.search(best.path)):
-                value *= SUPERSEDED_WEIGHT  # deprecated APIs and the retiring Neo environment: only when asked for
-            if _CHANGE_LOG.search(best.title):
-                value *= CHANGE_LOG_WEIGHT  # release notes mention everything once; they rarely explain it
-            if asked and flavours.other_flavour(best.flavours, asked):
-                value *= FLAVOUR_WEIGHT
-            pair = [best]
-            neighbour = next((h for h in hits[1:3] if abs(h.ords[0] - best.ords[0]) == 1), None)
-            if neighbour is not None and neighbour.score >= ADJACENT_SHARE * best.score:
-                pair = sorted([best, neighbour], key=lambda h: h.ords[0])
-            answering = {
-                "ords": tuple(h.ords[0] for h in pair),
-                "sids": tuple(h.sids[0] for h in pair),
-                "sections": tuple(h.section for h in pair),
-            }
-            pages.append(Hit(**{**best.__dict__, "score": value, **answering}))
         pages.sort(key=lambda h: -h.score)
         seen: set[tuple[str, str]] = set()
         unique = []
@@ -630,6 +628,8 @@ def snippet(body: str, wanted: set[str], limit: int = SNIPPET_CHARS) -> str:
         score = len(wanted & _stems(part[:600]))
         if score > best_score:
             best, best_score = i, score
+            if score == len(wanted):
+                break  # no later passage can hold more, and a tie keeps the first
     text = parts[best]
     for extra in parts[best + 1 :]:
         if len(text) + 1 + len(extra) > limit:
