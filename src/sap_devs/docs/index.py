@@ -19,11 +19,14 @@ import zlib
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, TypeAlias
 
 from sap_devs.docs import flavours, questions
-from sap_devs.docs.ingest import Page, Section
 from sap_devs.docs.sources import REPO_ALIASES, DocSource
 from sap_devs.search.analysis import analyze
+
+if TYPE_CHECKING:  # the reader (ingest, with tarfile) is for building; a search never loads it
+    from sap_devs.docs.ingest import Page
 
 FORMAT = 4  # 4: pages carry their flavours; meta records the digest of what made the terms
 WEIGHTS = (6.0, 3.0, 1.0, 2.0)  # title, heading path, body, the questions the page answers
@@ -43,6 +46,7 @@ _CHANGE_LOG = re.compile(r"what'?s new|new and changed|release notes?|patch rele
 SNIPPET_CHARS = 300
 _TYPO_MIN, _TYPO_MAX = 4, 40
 _SPLIT_MIN = 6
+DF_CACHE = 50_000  # terms whose section counts a process remembers
 SPLIT_SHARE = 0.0015  # a part must be in this share of all sections to split a rare word into it
 
 SCHEMA = """
@@ -82,7 +86,7 @@ def _terms(text: str) -> str:
     return " ".join(analyze(text))
 
 
-SourceRows = tuple[DocSource, str, list[Page], str, str | None, list[tuple[str, str]]]
+SourceRows: TypeAlias = "tuple[DocSource, str, list[Page], str, str | None, list[tuple[str, str]]]"
 
 
 def terms_digest() -> str:
@@ -307,6 +311,7 @@ class DocsIndex:
         """The sap-devs version that wrote this index (a synced index from before an upgrade is set aside)."""
         self._lock = threading.Lock()  # one sqlite connection: calls from worker threads take turns
         self._vocab: dict[str, list[tuple[str, int]]] = {}
+        self._df: dict[str, int | None] = {}  # sections holding each term looked up so far
         self._sections = self._con.execute("SELECT count(*) FROM sections").fetchone()[0]
         self._split_floor = max(2, int(self._sections * SPLIT_SHARE))
         self._titles: dict[int, frozenset[str]] = {}  # analysed page titles, filled as pages are ranked
@@ -329,9 +334,17 @@ class DocsIndex:
 
     def _frequencies(self, terms: Sequence[str]) -> dict[str, int]:
         """Sections containing each term (terms absent from the index are left out)."""
-        marks = ",".join("?" * len(terms))
-        rows = self._con.execute(f"SELECT term, doc FROM vocab WHERE term IN ({marks})", list(terms)).fetchall()
-        return dict(rows)
+        # fts5vocab counts a term's sections by reading its whole doclist: each term is counted once per
+        # process (the file never changes while open), None for a term the index lacks
+        unknown = [t for t in dict.fromkeys(terms) if t not in self._df]
+        if unknown:
+            if len(self._df) + len(unknown) > DF_CACHE:
+                self._df.clear()
+            marks = ",".join("?" * len(unknown))
+            rows = self._con.execute(f"SELECT term, doc FROM vocab WHERE term IN ({marks})", unknown).fetchall()
+            self._df.update(dict.fromkeys(unknown))
+            self._df.update(rows)
+        return {t: n for t in terms if (n := self._df.get(t)) is not None}
 
     def _typo_candidates(self, term: str) -> list[str]:
         """Vocabulary terms one edit away (same first letter), most frequent first."""
@@ -574,6 +587,8 @@ class DocsIndex:
     def pages_of(self, repo: str) -> tuple[list[Page], list[tuple[str, str]]]:
         """Every page of one source as ingested, and its redirects: what a rebuild needs to carry a source
         over unchanged (sync re-downloads only the repositories that changed)."""
+        from sap_devs.docs.ingest import Page, Section
+
         with self._lock:
             rows = self._con.execute(
                 "SELECT p.id, p.path, p.title, p.url, p.product, s.heading, s.anchor, s.body FROM pages p "
