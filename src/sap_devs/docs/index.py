@@ -47,6 +47,9 @@ SNIPPET_CHARS = 300
 _TYPO_MIN, _TYPO_MAX = 4, 40
 _SPLIT_MIN = 6
 DF_CACHE = 50_000  # terms whose section counts a process remembers
+BITMAP_DF = 1000  # a term in this many sections has its sections kept as a bitmap for the coverage checks
+PAGE_CACHE_KB = 32 * 1024  # SQLite's page cache for the index, at most
+BITMAPS = 400  # how many such bitmaps a process keeps (about 6 KB each at 47,000 sections)
 SPLIT_SHARE = 0.0015  # a part must be in this share of all sections to split a rare word into it
 
 SCHEMA = """
@@ -301,6 +304,8 @@ class DocsIndex:
             self._con = sqlite3.connect(
                 f"{path.resolve().as_uri()}?mode=ro&immutable=1", uri=True, check_same_thread=False
             )
+            # a search reads a few MB of doclists; the default 2 MB page cache re-reads them from the file
+            self._con.execute(f"PRAGMA cache_size=-{PAGE_CACHE_KB}")
             version = self._con.execute("SELECT value FROM meta WHERE key='format'").fetchone()
         except sqlite3.Error as exc:
             raise DocsIndexError(f"{path} cannot be read ({exc})") from None
@@ -313,6 +318,8 @@ class DocsIndex:
         self._vocab: dict[str, list[tuple[str, int]]] = {}
         self._df: dict[str, int | None] = {}  # sections holding each term looked up so far
         self._sections = self._con.execute("SELECT count(*) FROM sections").fetchone()[0]
+        self._last_row = self._con.execute("SELECT coalesce(max(id), 0) FROM sections").fetchone()[0]
+        self._bitmaps: dict[str, bytearray] = {}  # term -> its sections, least recently used first
         self._split_floor = max(2, int(self._sections * SPLIT_SHARE))
         self._titles: dict[int, frozenset[str]] = {}  # analysed page titles, filled as pages are ranked
 
@@ -499,13 +506,42 @@ class DocsIndex:
         if not ids or not groups:
             return {}
         found: dict[int, set[int]] = {sid: set() for sid in ids}
-        marks = ",".join("?" * len(ids))
         for i, group in enumerate(groups):
-            match = " OR ".join(f'"{_QUOTE.sub("", t)}"' for t in group)
-            rows = self._con.execute(f"SELECT rowid FROM fts WHERE fts MATCH ? AND rowid IN ({marks})", [match, *ids])
+            # FTS5 reads a term's whole doclist to answer "rowid IN": a frequent term's sections are read
+            # once per process into a bitmap instead, the others are asked of the index as before
+            frequent = [t for t in group if (self._df.get(t) or 0) >= BITMAP_DF]
+            maps = [self._bitmap(t) for t in frequent]
+            rest = ids
+            if maps:
+                rest = []
+                for sid in ids:
+                    if any(m[sid >> 3] >> (sid & 7) & 1 for m in maps):
+                        found[sid].add(i)
+                    else:
+                        rest.append(sid)
+            rare = [t for t in group if t not in frequent]
+            if not rare or not rest:
+                continue
+            match = " OR ".join(f'"{_QUOTE.sub("", t)}"' for t in rare)
+            marks = ",".join("?" * len(rest))
+            rows = self._con.execute(f"SELECT rowid FROM fts WHERE fts MATCH ? AND rowid IN ({marks})", [match, *rest])
             for (rowid,) in rows:
                 found[rowid].add(i)
         return found
+
+    def _bitmap(self, term: str) -> bytearray:
+        """The sections holding ``term``, one bit per section row id (kept for the BITMAPS last used)."""
+        bits = self._bitmaps.pop(term, None)
+        if bits is None:
+            bits = bytearray(self._last_row // 8 + 1)
+            for (rowid,) in self._con.execute(
+                "SELECT rowid FROM fts WHERE fts MATCH ?", (f'"{_QUOTE.sub("", term)}"',)
+            ):
+                bits[rowid >> 3] |= 1 << (rowid & 7)
+            if len(self._bitmaps) >= BITMAPS:
+                del self._bitmaps[next(iter(self._bitmaps))]
+        self._bitmaps[term] = bits  # last used at the end
+        return bits
 
     def _finished(self, hit: Hit, groups: list[list[str]], asked: int, held: dict[int, set[int]]) -> Hit:
         """The hit with its snippet, from the best section, and its strength: the share of the question's
