@@ -24,8 +24,8 @@ from typing import Any
 
 
 class Server:
-    def __init__(self, home: Path) -> None:
-        env = dict(os.environ)
+    def __init__(self, home: Path, base_env: dict[str, str] | None = None) -> None:
+        env = dict(os.environ if base_env is None else base_env)
         env.update(
             SAP_DEVS_CONFIG_DIR=str(home / "config"),
             SAP_DEVS_CACHE_DIR=str(home / "cache"),

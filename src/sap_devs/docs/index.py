@@ -19,11 +19,14 @@ import zlib
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, TypeAlias
 
 from sap_devs.docs import flavours, questions, twins
-from sap_devs.docs.ingest import Page, Section
 from sap_devs.docs.sources import REPO_ALIASES, DocSource
 from sap_devs.search.analysis import analyze
+
+if TYPE_CHECKING:  # the reader (ingest, with tarfile) is for building; a search never loads it
+    from sap_devs.docs.ingest import Page
 
 FORMAT = 5  # 4: pages carry their flavours; meta records the digest of what made the terms; 5: twins
 WEIGHTS = (6.0, 3.0, 1.0, 2.0)  # title, heading path, body, the questions the page answers
@@ -43,6 +46,10 @@ _CHANGE_LOG = re.compile(r"what'?s new|new and changed|release notes?|patch rele
 SNIPPET_CHARS = 300
 _TYPO_MIN, _TYPO_MAX = 4, 40
 _SPLIT_MIN = 6
+DF_CACHE = 50_000  # terms whose section counts a process remembers
+BITMAP_DF = 1000  # a term in this many sections has its sections kept as a bitmap for the coverage checks
+PAGE_CACHE_KB = 32 * 1024  # SQLite's page cache for the index, at most
+BITMAPS = 400  # how many such bitmaps a process keeps (about 6 KB each at 47,000 sections)
 SPLIT_SHARE = 0.0015  # a part must be in this share of all sections to split a rare word into it
 
 SCHEMA = (
@@ -85,7 +92,7 @@ def _terms(text: str) -> str:
     return " ".join(analyze(text))
 
 
-SourceRows = tuple[DocSource, str, list[Page], str, str | None, list[tuple[str, str]]]
+SourceRows: TypeAlias = "tuple[DocSource, str, list[Page], str, str | None, list[tuple[str, str]]]"
 
 
 def terms_digest() -> str:
@@ -307,6 +314,8 @@ class DocsIndex:
             self._con = sqlite3.connect(
                 f"{path.resolve().as_uri()}?mode=ro&immutable=1", uri=True, check_same_thread=False
             )
+            # a search reads a few MB of doclists; the default 2 MB page cache re-reads them from the file
+            self._con.execute(f"PRAGMA cache_size=-{PAGE_CACHE_KB}")
             version = self._con.execute("SELECT value FROM meta WHERE key='format'").fetchone()
         except sqlite3.Error as exc:
             raise DocsIndexError(f"{path} cannot be read ({exc})") from None
@@ -317,7 +326,10 @@ class DocsIndex:
         """The sap-devs version that wrote this index (a synced index from before an upgrade is set aside)."""
         self._lock = threading.Lock()  # one sqlite connection: calls from worker threads take turns
         self._vocab: dict[str, list[tuple[str, int]]] = {}
+        self._df: dict[str, int | None] = {}  # sections holding each term looked up so far
         self._sections = self._con.execute("SELECT count(*) FROM sections").fetchone()[0]
+        self._last_row = self._con.execute("SELECT coalesce(max(id), 0) FROM sections").fetchone()[0]
+        self._bitmaps: dict[str, bytearray] = {}  # term -> its sections, least recently used first
         self._split_floor = max(2, int(self._sections * SPLIT_SHARE))
         self._titles: dict[int, frozenset[str]] = {}  # analysed page titles, filled as pages are ranked
         self._twin_of: dict[int, int] | None = None  # page -> first page of its twins, read at the first search
@@ -340,9 +352,17 @@ class DocsIndex:
 
     def _frequencies(self, terms: Sequence[str]) -> dict[str, int]:
         """Sections containing each term (terms absent from the index are left out)."""
-        marks = ",".join("?" * len(terms))
-        rows = self._con.execute(f"SELECT term, doc FROM vocab WHERE term IN ({marks})", list(terms)).fetchall()
-        return dict(rows)
+        # fts5vocab counts a term's sections by reading its whole doclist: each term is counted once per
+        # process (the file never changes while open), None for a term the index lacks
+        unknown = [t for t in dict.fromkeys(terms) if t not in self._df]
+        if unknown:
+            if len(self._df) + len(unknown) > DF_CACHE:
+                self._df.clear()
+            marks = ",".join("?" * len(unknown))
+            rows = self._con.execute(f"SELECT term, doc FROM vocab WHERE term IN ({marks})", unknown).fetchall()
+            self._df.update(dict.fromkeys(unknown))
+            self._df.update(rows)
+        return {t: n for t in terms if (n := self._df.get(t)) is not None}
 
     def _typo_candidates(self, term: str) -> list[str]:
         """Vocabulary terms one edit away (same first letter), most frequent first."""
@@ -430,11 +450,35 @@ class DocsIndex:
         if not rows:
             return []
         held.update(self._held([r[0] for r in rows[:COVERAGE_TOP]], groups))
-        by_page: dict[int, list[Hit]] = {}
-        for sid, page, heading, anchor, score, source, path, title, url, product, ord_, flavour in rows:
-            share = len(held.get(sid, ())) / len(groups)
-            value = -score * (0.4 + 0.6 * share)
-            by_page.setdefault(page, []).append(
+        # (value, row) per section, grouped by page in the order pages first appear; a Hit is made only for
+        # each page's best section (one per row cost more than the ranking itself)
+        by_page: dict[int, list[tuple[float, tuple]]] = {}
+        for row in rows:
+            share = len(held.get(row[0], ())) / len(groups)
+            by_page.setdefault(row[1], []).append((-row[4] * (0.4 + 0.6 * share), row))
+        wanted = [set(g) for g in groups]
+        superseded_wanted = any(t.startswith(("deprecat", "neo", "obsolet")) for g in groups for t in g)
+        pages: list[Hit] = []
+        for scored in by_page.values():
+            scored.sort(key=lambda e: -e[0])
+            best_value, best = scored[0]
+            sid, page, heading, anchor, _, source, path, title, url, product, ord_, flavour = best
+            value = best_value + sum(w * e[0] for w, e in zip(SECTION_WEIGHTS, scored[1:3], strict=False))
+            title_terms = self._title_terms(page, title)
+            title_share = sum(1 for g in wanted if g & title_terms) / len(wanted)
+            value *= 1 + TITLE_BOOST * title_share
+            page_flavours = flavours.decode(flavour)
+            if not superseded_wanted and (_SUPERSEDED.search(title) or _NEO_FOLDER.search(path)):
+                value *= SUPERSEDED_WEIGHT  # deprecated APIs and the retiring Neo environment: only when asked for
+            if _CHANGE_LOG.search(title):
+                value *= CHANGE_LOG_WEIGHT  # release notes mention everything once; they rarely explain it
+            if asked and flavours.other_flavour(page_flavours, asked):
+                value *= FLAVOUR_WEIGHT
+            pair = [best]
+            neighbour = next((e for e in scored[1:3] if abs(e[1][10] - ord_) == 1), None)
+            if neighbour is not None and neighbour[0] >= ADJACENT_SHARE * best_value:
+                pair = sorted([best, neighbour[1]], key=lambda r: r[10])
+            pages.append(
                 Hit(
                     page,
                     source,
@@ -446,38 +490,12 @@ class DocsIndex:
                     anchor,
                     str(sid),
                     value,
-                    ords=(ord_,),
-                    sids=(sid,),
-                    sections=(heading,),
-                    flavours=flavours.decode(flavour),
+                    ords=tuple(r[10] for r in pair),
+                    sids=tuple(r[0] for r in pair),
+                    sections=tuple(r[2] for r in pair),
+                    flavours=page_flavours,
                 )
             )
-        wanted = [set(g) for g in groups]
-        superseded_wanted = any(t.startswith(("deprecat", "neo", "obsolet")) for g in groups for t in g)
-        pages: list[Hit] = []
-        for hits in by_page.values():
-            hits.sort(key=lambda h: -h.score)
-            best = hits[0]
-            value = best.score + sum(w * h.score for w, h in zip(SECTION_WEIGHTS, hits[1:3], strict=False))
-            title_terms = self._title_terms(best.page_id, best.title)
-            title_share = sum(1 for g in wanted if g & title_terms) / len(wanted)
-            value *= 1 + TITLE_BOOST * title_share
-            if not superseded_wanted and (_SUPERSEDED.search(best.title) or _NEO_FOLDER.search(best.path)):
-                value *= SUPERSEDED_WEIGHT  # deprecated APIs and the retiring Neo environment: only when asked for
-            if _CHANGE_LOG.search(best.title):
-                value *= CHANGE_LOG_WEIGHT  # release notes mention everything once; they rarely explain it
-            if asked and flavours.other_flavour(best.flavours, asked):
-                value *= FLAVOUR_WEIGHT
-            pair = [best]
-            neighbour = next((h for h in hits[1:3] if abs(h.ords[0] - best.ords[0]) == 1), None)
-            if neighbour is not None and neighbour.score >= ADJACENT_SHARE * best.score:
-                pair = sorted([best, neighbour], key=lambda h: h.ords[0])
-            answering = {
-                "ords": tuple(h.ords[0] for h in pair),
-                "sids": tuple(h.sids[0] for h in pair),
-                "sections": tuple(h.section for h in pair),
-            }
-            pages.append(Hit(**{**best.__dict__, "score": value, **answering}))
         pages.sort(key=lambda h: -h.score)
         return self._one_per_page(pages)
 
@@ -513,13 +531,42 @@ class DocsIndex:
         if not ids or not groups:
             return {}
         found: dict[int, set[int]] = {sid: set() for sid in ids}
-        marks = ",".join("?" * len(ids))
         for i, group in enumerate(groups):
-            match = " OR ".join(f'"{_QUOTE.sub("", t)}"' for t in group)
-            rows = self._con.execute(f"SELECT rowid FROM fts WHERE fts MATCH ? AND rowid IN ({marks})", [match, *ids])
+            # FTS5 reads a term's whole doclist to answer "rowid IN": a frequent term's sections are read
+            # once per process into a bitmap instead, the others are asked of the index as before
+            frequent = [t for t in group if (self._df.get(t) or 0) >= BITMAP_DF]
+            maps = [self._bitmap(t) for t in frequent]
+            rest = ids
+            if maps:
+                rest = []
+                for sid in ids:
+                    if any(m[sid >> 3] >> (sid & 7) & 1 for m in maps):
+                        found[sid].add(i)
+                    else:
+                        rest.append(sid)
+            rare = [t for t in group if t not in frequent]
+            if not rare or not rest:
+                continue
+            match = " OR ".join(f'"{_QUOTE.sub("", t)}"' for t in rare)
+            marks = ",".join("?" * len(rest))
+            rows = self._con.execute(f"SELECT rowid FROM fts WHERE fts MATCH ? AND rowid IN ({marks})", [match, *rest])
             for (rowid,) in rows:
                 found[rowid].add(i)
         return found
+
+    def _bitmap(self, term: str) -> bytearray:
+        """The sections holding ``term``, one bit per section row id (kept for the BITMAPS last used)."""
+        bits = self._bitmaps.pop(term, None)
+        if bits is None:
+            bits = bytearray(self._last_row // 8 + 1)
+            for (rowid,) in self._con.execute(
+                "SELECT rowid FROM fts WHERE fts MATCH ?", (f'"{_QUOTE.sub("", term)}"',)
+            ):
+                bits[rowid >> 3] |= 1 << (rowid & 7)
+            if len(self._bitmaps) >= BITMAPS:
+                del self._bitmaps[next(iter(self._bitmaps))]
+        self._bitmaps[term] = bits  # last used at the end
+        return bits
 
     def _finished(self, hit: Hit, groups: list[list[str]], asked: int, held: dict[int, set[int]]) -> Hit:
         """The hit with its snippet, from the best section, and its strength: the share of the question's
@@ -601,6 +648,8 @@ class DocsIndex:
     def pages_of(self, repo: str) -> tuple[list[Page], list[tuple[str, str]]]:
         """Every page of one source as ingested, and its redirects: what a rebuild needs to carry a source
         over unchanged (sync re-downloads only the repositories that changed)."""
+        from sap_devs.docs.ingest import Page, Section
+
         with self._lock:
             rows = self._con.execute(
                 "SELECT p.id, p.path, p.title, p.url, p.product, s.heading, s.anchor, s.body FROM pages p "
@@ -655,6 +704,8 @@ def snippet(body: str, wanted: set[str], limit: int = SNIPPET_CHARS) -> str:
         score = len(wanted & _stems(part[:600]))
         if score > best_score:
             best, best_score = i, score
+            if score == len(wanted):
+                break  # no later passage can hold more, and a tie keeps the first
     text = parts[best]
     for extra in parts[best + 1 :]:
         if len(text) + 1 + len(extra) > limit:

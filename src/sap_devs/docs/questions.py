@@ -18,8 +18,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from sap_devs.docs.ingest import Page
+if TYPE_CHECKING:  # only named in annotations: searching the index needs no reader
+    from sap_devs.docs.ingest import Page
 
 QUESTIONS_DIR = Path(__file__).resolve().parent / "questions"
 MAX_CHARS = 1000  # per line: a few short questions; longer lines are cut, not trusted to stay small

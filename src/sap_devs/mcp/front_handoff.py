@@ -194,7 +194,7 @@ async def _serve(
 ) -> None:
     from mcp.server.stdio import stdio_server
 
-    from sap_devs.mcp.server import warm_up
+    from sap_devs.mcp.server import warm_up, warm_up_docs
     from sap_devs.mcp.stdio_edge import CheckedLines
 
     activity = Activity()
@@ -206,6 +206,7 @@ async def _serve(
         # the packs load without pauses: they load under a lock that a request may need too (and
         # most requests need the packs, so they would wait for them anyway)
         await anyio.to_thread.run_sync(lambda: ctx.knowledge, abandon_on_cancel=True)
+        await anyio.to_thread.run_sync(warm_up_docs, abandon_on_cancel=True)  # without pauses, as the packs
         await anyio.to_thread.run_sync(run_while_idle, lambda: warm_up(ctx), activity.idle, abandon_on_cancel=True)
 
     # stdin is the front's (claimed at start); stdout is claimed here, as in the usual path

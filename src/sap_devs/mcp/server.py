@@ -87,7 +87,7 @@ def build_server(
     async def on_list_tools(_rctx: Any, _params: Any) -> types.ListToolsResult:
         if not warmed.is_set():
             warmed.set()
-            threading.Thread(target=warm_up, args=(ctx,), name="sap-devs-warm-up", daemon=True).start()
+            threading.Thread(target=_warm_all, args=(ctx,), name="sap-devs-warm-up", daemon=True).start()
         return types.ListToolsResult(tools=listed)
 
     async def on_call_tool(_rctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
@@ -252,6 +252,23 @@ def warm_up(ctx: ToolContext) -> None:
         tutorials.search(tutorials.load_index().items, "warm up")
     except Exception:  # the same error surfaces, with its message, on the first tool call
         log.debug("warm-up failed", exc_info=True)
+
+
+def warm_up_docs() -> None:
+    """Open the documentation index and search it once (its modules imported, the file's first pages
+    read), so the first search_docs pays only for its own query. Not to be paused line by line: the
+    search holds the index's lock, which a search_docs request would then wait on."""
+    try:
+        from sap_devs.docs.store import current
+
+        current().search("warm up", limit=1)
+    except Exception:  # the same error surfaces, with its message, on the first search_docs
+        log.debug("documentation index warm-up failed", exc_info=True)
+
+
+def _warm_all(ctx: ToolContext) -> None:
+    warm_up(ctx)
+    warm_up_docs()
 
 
 async def serve_stdio(server: Any) -> None:
