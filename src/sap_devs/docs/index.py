@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from sap_devs.docs import flavours, questions, twins
+from sap_devs.docs import flavours, hints, questions, twins
 from sap_devs.docs.ingest import Page, Section
 from sap_devs.docs.sources import REPO_ALIASES, DocSource
 from sap_devs.search.analysis import analyze
@@ -31,6 +31,7 @@ CANDIDATES = 200  # sections ranked by FTS5 before pages are grouped
 COVERAGE_TOP = 60  # of those, how many are checked for the share of the query they hold
 COMMON_SHARE = 0.15
 TITLE_BOOST = 1.5
+HINT_BOOST = 1.5  # a page of the product the question names (hints.py)
 SECTION_WEIGHTS = (0.3, 0.15)  # the second and third best sections of a page add this share of their score
 CHANGE_LOG_WEIGHT = 0.5
 SUPERSEDED_WEIGHT = 0.5
@@ -386,7 +387,8 @@ class DocsIndex:
                 return [], 0
             rows = self._candidates(groups, df, product)
             held: dict[int, set[int]] = {}
-            hits = self._rank_pages(rows, groups, flavours.of_query(query), held)
+            hinted = hints.of_query(analyze(query)[:64])
+            hits = self._rank_pages(rows, groups, flavours.of_query(query), held, hinted)
             top = hits[:limit]
             held.update(self._held([sid for h in top for sid in h.sids if sid not in held], groups))
             return [self._finished(h, groups, len(terms), held) for h in top], len(hits)
@@ -417,7 +419,12 @@ class DocsIndex:
         return [(*info[sid][:4], score, *info[sid][4:]) for sid, score in ranked if sid in info]
 
     def _rank_pages(
-        self, rows: list[tuple], groups: list[list[str]], asked: frozenset[str], held: dict[int, set[int]]
+        self,
+        rows: list[tuple],
+        groups: list[list[str]],
+        asked: frozenset[str],
+        held: dict[int, set[int]],
+        hinted: frozenset[str] = frozenset(),
     ) -> list[Hit]:
         """Sections scored by bm25 and by how much of the query they cover; pages by their best sections and
         by how much of the query their title says, pages of another flavour than the one asked for set back;
@@ -464,6 +471,8 @@ class DocsIndex:
                 value *= CHANGE_LOG_WEIGHT  # release notes mention everything once; they rarely explain it
             if asked and flavours.other_flavour(best.flavours, asked):
                 value *= FLAVOUR_WEIGHT
+            if best.source.lower() in hinted:
+                value *= HINT_BOOST
             pair = [best]
             neighbour = next((h for h in hits[1:3] if abs(h.ords[0] - best.ords[0]) == 1), None)
             if neighbour is not None and neighbour.score >= ADJACENT_SHARE * best.score:
