@@ -18,7 +18,7 @@ UI5_PAGE = (
     "<!-- loio0123456789abcdef0123456789abcdef -->\n\n# Editing Objects\n\n"
     "When a second user changes a record you are editing on the object page, your save fails with a message.\n"
 )
-CAP_PAGE = "# Optimistic Locking\n\nWith ETags a second user who changes a record gets 412 Precondition Failed.\n"
+CAP_PAGE = "# Optimistic Locking\n\nWith ETags the save of a second user who changes a record fails with status 412, Precondition Failed, on the server of the service.\n"
 FILLER = {
     f"docs/99_Other/page-{n}-{n:07x}.md": f"<!-- loio{n:032x} -->\n\n# Other topic {n}\n\nCharts and icons {n}.\n"
     for n in range(1, 25)  # enough pages that a word of two of them is a telling one

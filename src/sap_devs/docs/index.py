@@ -30,7 +30,8 @@ WEIGHTS = (6.0, 3.0, 1.0, 2.0)  # title, heading path, body, the questions the p
 CANDIDATES = 200  # sections ranked by FTS5 before pages are grouped
 COVERAGE_TOP = 60  # of those, how many are checked for the share of the query they hold
 COMMON_SHARE = 0.15
-TITLE_BOOST = 1.5
+TITLE_BOOST = 1.0
+PAGE_COVERAGE = 1.0  # the share of the question a page's checked sections and title hold together
 HINT_BOOST = 1.5  # a page of the product the question names (hints.py)
 SECTION_WEIGHTS = (0.3, 0.15)  # the second and third best sections of a page add this share of their score
 CHANGE_LOG_WEIGHT = 0.5
@@ -465,6 +466,11 @@ class DocsIndex:
             title_terms = self._title_terms(best.page_id, best.title)
             title_share = sum(1 for g in wanted if g & title_terms) / len(wanted)
             value *= 1 + TITLE_BOOST * title_share
+            # a page whose sections and title between them hold the whole question beats one that has a
+            # part of it many times over
+            covered = set().union(*(held.get(h.sids[0], set()) for h in hits))
+            covered |= {i for i, g in enumerate(wanted) if g & title_terms}
+            value *= 1 + PAGE_COVERAGE * len(covered) / len(wanted)
             if not superseded_wanted and (_SUPERSEDED.search(best.title) or _NEO_FOLDER.search(best.path)):
                 value *= SUPERSEDED_WEIGHT  # deprecated APIs and the retiring Neo environment: only when asked for
             if _CHANGE_LOG.search(best.title):
