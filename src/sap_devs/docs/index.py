@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeAlias
 
-from sap_devs.docs import flavours, questions, twins
+from sap_devs.docs import flavours, hints, questions, twins
 from sap_devs.docs.sources import REPO_ALIASES, DocSource
 from sap_devs.search.analysis import analyze
 
@@ -33,7 +33,9 @@ WEIGHTS = (6.0, 3.0, 1.0, 2.0)  # title, heading path, body, the questions the p
 CANDIDATES = 200  # sections ranked by FTS5 before pages are grouped
 COVERAGE_TOP = 60  # of those, how many are checked for the share of the query they hold
 COMMON_SHARE = 0.15
-TITLE_BOOST = 1.5
+TITLE_BOOST = 1.0
+PAGE_COVERAGE = 1.0  # the share of the question a page's checked sections and title hold together
+HINT_BOOST = 1.5  # a page of the product the question names (hints.py)
 SECTION_WEIGHTS = (0.3, 0.15)  # the second and third best sections of a page add this share of their score
 CHANGE_LOG_WEIGHT = 0.5
 SUPERSEDED_WEIGHT = 0.5
@@ -391,7 +393,8 @@ class DocsIndex:
     def search(self, query: str, *, product: str | None = None, limit: int = 10) -> tuple[list[Hit], int]:
         """Pages best first (each with the section or two neighbouring sections that matched best), and how
         many pages matched."""
-        terms = list(dict.fromkeys(analyze(query)))[:32]
+        analysed = analyze(query)
+        terms = list(dict.fromkeys(analysed))[:32]
         if not terms:
             return [], 0
         with self._lock:
@@ -410,7 +413,8 @@ class DocsIndex:
                 return [], 0
             rows = self._candidates(groups, df, product)
             held: dict[int, set[int]] = {}
-            hits = self._rank_pages(rows, groups, flavours.of_query(query), held)
+            hinted = hints.of_query(analysed[:64])
+            hits = self._rank_pages(rows, groups, flavours.of_query(query), held, hinted)
             top = hits[:limit]
             held.update(self._held([sid for h in top for sid in h.sids if sid not in held], groups))
             return [self._finished(h, groups, len(terms), held) for h in top], len(hits)
@@ -441,7 +445,12 @@ class DocsIndex:
         return [(*info[sid][:4], score, *info[sid][4:]) for sid, score in ranked if sid in info]
 
     def _rank_pages(
-        self, rows: list[tuple], groups: list[list[str]], asked: frozenset[str], held: dict[int, set[int]]
+        self,
+        rows: list[tuple],
+        groups: list[list[str]],
+        asked: frozenset[str],
+        held: dict[int, set[int]],
+        hinted: frozenset[str] = frozenset(),
     ) -> list[Hit]:
         """Sections scored by bm25 and by how much of the query they cover; pages by their best sections and
         by how much of the query their title says, pages of another flavour than the one asked for set back;
@@ -467,6 +476,11 @@ class DocsIndex:
             title_terms = self._title_terms(page, title)
             title_share = sum(1 for g in wanted if g & title_terms) / len(wanted)
             value *= 1 + TITLE_BOOST * title_share
+            # a page whose sections and title between them hold the whole question beats one that has a
+            # part of it many times over
+            covered = set().union(*(held.get(e[1][0], set()) for e in scored))
+            covered |= {i for i, g in enumerate(wanted) if g & title_terms}
+            value *= 1 + PAGE_COVERAGE * len(covered) / len(wanted)
             page_flavours = flavours.decode(flavour)
             if not superseded_wanted and (_SUPERSEDED.search(title) or _NEO_FOLDER.search(path)):
                 value *= SUPERSEDED_WEIGHT  # deprecated APIs and the retiring Neo environment: only when asked for
@@ -474,6 +488,8 @@ class DocsIndex:
                 value *= CHANGE_LOG_WEIGHT  # release notes mention everything once; they rarely explain it
             if asked and flavours.other_flavour(page_flavours, asked):
                 value *= FLAVOUR_WEIGHT
+            if source.lower() in hinted:
+                value *= HINT_BOOST
             pair = [best]
             neighbour = next((e for e in scored[1:3] if abs(e[1][10] - ord_) == 1), None)
             if neighbour is not None and neighbour[0] >= ADJACENT_SHARE * best_value:
