@@ -35,10 +35,17 @@ SECTION_WEIGHTS = (0.3, 0.15)  # the second and third best sections of a page ad
 CHANGE_LOG_WEIGHT = 0.5
 SUPERSEDED_WEIGHT = 0.5
 FLAVOUR_WEIGHT = 0.5  # a page of another flavour than the question asks for (V2 for a V4 question)
+NAMED_WEIGHT = 2.0  # an API reference page of a symbol the question names ("sap.m.Input", "MultiComboBox")
 ADJACENT_SHARE = 0.5  # a neighbouring section scoring this share of the best one is part of the answer
 STRONG, PARTIAL = 0.75, 0.4  # shares of the question a hit's passage and title hold, for its strength
 _SUPERSEDED = re.compile(r"\bdeprecated\b|\bobsolete\b|\bneo\b", re.I)
 _NEO_FOLDER = re.compile(r"Neo/")
+# a symbol as code names it: a dotted name (sap.m.Input, module:sap/base/Log) or a CamelCase one (DatePicker)
+_SYMBOL = re.compile(
+    r"(?<![\w$./:])((?:module:)?[A-Za-z_$][\w$]*(?:[./][A-Za-z_$][\w$]*)+|[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+)(?![\w$])"
+)
+_SYMBOLS_MAX = 8
+_SHORT_NAMES_MAX = 6  # a short name more symbols share than this names none of them
 _CHANGE_LOG = re.compile(r"what'?s new|new and changed|release notes?|patch releases?|change ?log", re.I)
 SNIPPET_CHARS = 300
 _TYPO_MIN, _TYPO_MAX = 4, 40
@@ -193,7 +200,7 @@ def _insert(con: sqlite3.Connection, rows: SourceRows, counts: dict[str, int]) -
     asked = questions.for_source(source.repo)
     for page in pages:
         text = "\n".join(s.text for s in page.sections)
-        flavour = flavours.encode(flavours.of_page(page.path, page.title, text))
+        flavour = "" if source.from_package else flavours.encode(flavours.of_page(page.path, page.title, text))
         cur = con.execute(
             "INSERT INTO pages(source, path, title, url, product, flavour) VALUES (?,?,?,?,?,?)",
             (page.source, page.path, page.title, page.url, page.product, flavour),
@@ -379,7 +386,7 @@ class DocsIndex:
                 return [], 0
             rows = self._candidates(groups, df, product)
             held: dict[int, set[int]] = {}
-            hits = self._rank_pages(rows, groups, flavours.of_query(query), held)
+            hits = self._rank_pages(rows, groups, flavours.of_query(query), held, self._named(query))
             top = hits[:limit]
             held.update(self._held([sid for h in top for sid in h.sids if sid not in held], groups))
             return [self._finished(h, groups, len(terms), held) for h in top], len(hits)
@@ -409,8 +416,38 @@ class DocsIndex:
         info = {r[0]: r for r in self._con.execute(meta.format(",".join("?" * len(ranked))), [r[0] for r in ranked])}
         return [(*info[sid][:4], score, *info[sid][4:]) for sid, score in ranked if sid in info]
 
+    def _named(self, query: str) -> set[int]:
+        """The API reference pages of the symbols ``query`` names: a full name, or a CamelCase short name of
+        a live symbol (a deprecated one only when no live symbol has it), the least nested first."""
+        from sap_devs.docs.sources import API_REFERENCE
+
+        found: set[int] = set()
+        for name in list(dict.fromkeys(_SYMBOL.findall(query)))[:_SYMBOLS_MAX]:
+            exact = self._con.execute(
+                "SELECT id FROM pages WHERE source = ? AND path = ? COLLATE NOCASE", (API_REFERENCE.repo, name)
+            ).fetchall()
+            if exact or "." in name or "/" in name:
+                found.update(r[0] for r in exact)
+                continue
+            rows = self._con.execute(
+                "SELECT id, path, title FROM pages WHERE source = ? AND (path LIKE ? OR path LIKE ?) LIMIT ?",
+                (API_REFERENCE.repo, f"%.{name}", f"%/{name}", _SHORT_NAMES_MAX + 1),
+            ).fetchall()
+            rows = [r for r in rows if re.split(r"[./]", r[1])[-1].lower() == name.lower()]
+            if not rows or len(rows) > _SHORT_NAMES_MAX:
+                continue
+            live = [r for r in rows if not _SUPERSEDED.search(r[2])] or rows
+            fewest = min(r[1].count(".") for r in live)
+            found.update(r[0] for r in live if r[1].count(".") == fewest)
+        return found
+
     def _rank_pages(
-        self, rows: list[tuple], groups: list[list[str]], asked: frozenset[str], held: dict[int, set[int]]
+        self,
+        rows: list[tuple],
+        groups: list[list[str]],
+        asked: frozenset[str],
+        held: dict[int, set[int]],
+        named: set[int] = frozenset(),  # type: ignore[assignment]
     ) -> list[Hit]:
         """Sections scored by bm25 and by how much of the query they cover; pages by their best sections and
         by how much of the query their title says, pages of another flavour than the one asked for set back;
@@ -457,6 +494,8 @@ class DocsIndex:
                 value *= CHANGE_LOG_WEIGHT  # release notes mention everything once; they rarely explain it
             if asked and flavours.other_flavour(best.flavours, asked):
                 value *= FLAVOUR_WEIGHT
+            if best.page_id in named:
+                value *= NAMED_WEIGHT
             pair = [best]
             neighbour = next((h for h in hits[1:3] if abs(h.ords[0] - best.ords[0]) == 1), None)
             if neighbour is not None and neighbour.score >= ADJACENT_SHARE * best.score:
