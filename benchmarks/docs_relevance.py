@@ -15,7 +15,9 @@ benchmarks/docs_queries_heldout_new.yaml (held out) asks about the sources added
 benchmarks/docs_queries_ui5_api.yaml (held out) asks questions the OpenUI5 API reference pages answer, with
 figures split by whether the question names the symbol.
 
-Usage: python benchmarks/docs_relevance.py [tuning|heldout|flavours|heldout_new|ui5_api|all] [--details]
+benchmarks/docs_queries_ui5_api_tuning.yaml is that set's tuning companion.
+
+Usage: python benchmarks/docs_relevance.py [tuning|heldout|flavours|heldout_new|ui5_api|ui5_api_tuning|all] [--details]
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ SETS = {
     "flavours": HERE / "docs_queries_flavours.yaml",  # held out too: written before the flavour ranking ran
     "heldout_new": HERE / "docs_queries_heldout_new.yaml",  # held out: issue 29's new sources, written before tuning
     "ui5_api": HERE / "docs_queries_ui5_api.yaml",  # held out: the API reference pages, written before they existed
+    "ui5_api_tuning": HERE / "docs_queries_ui5_api_tuning.yaml",  # tune on it: the API reference pages
 }
 POOLED = HERE / "docs_judgments_pooled.yaml"
 GRADES = HERE / "docs_judgments_pooled_grades.tsv"

@@ -172,5 +172,7 @@ async def test_read_doc_reads_an_api_page_with_sections_and_attribution(tmp_path
     assert not is_error, text
     assert events["url"] == REFERENCE + "sap.m.Input%23events"  # type: ignore[index]
     assert events["content"].startswith("## Events") and "`submit`" in events["content"]  # type: ignore[index]
-    is_error, text, by_url = await call("read_doc", url=REFERENCE + "sap.m.Input", max_chars=500)
-    assert not is_error and by_url["path"] == "sap.m.Input", text  # type: ignore[index]
+    # the page's address, or the address get_ui5_api gives one of its members, opens the page
+    for url in (REFERENCE + "sap.m.Input", REFERENCE + "sap.m.Input%23events/submit"):
+        is_error, text, by_url = await call("read_doc", url=url, max_chars=500)
+        assert not is_error and by_url["path"] == "sap.m.Input", text  # type: ignore[index]

@@ -558,7 +558,9 @@ class DocsIndex:
                 source = REPO_ALIASES.get(source.lower(), source)
                 return self._page_by_path(source, path)
             base = (url or "").split("?", 1)[0]
-            if "#/topic/" not in base:
+            if "#/api/" in base:  # the API reference routes after '#': a section follows as %23
+                base = base.split("%23", 1)[0]
+            elif "#/topic/" not in base:
                 base = base.split("#", 1)[0]
             for candidate in dict.fromkeys([base, base.rstrip("/"), base.rstrip("/") + "/"]):
                 row = self._con.execute("SELECT id, source, path FROM pages WHERE url = ?", (candidate,)).fetchone()
