@@ -407,7 +407,8 @@ class DocsIndex:
             rows = self._candidates(groups, df, product)
             named = self._named(query, product)
             rows += self._named_rows(groups, named - {r[1] for r in rows})
-            held: dict[int, set[int]] = {}
+            # a named page's sections are checked for coverage wherever their bm25 put them
+            held: dict[int, set[int]] = self._held([r[0] for r in rows[COVERAGE_TOP:] if r[1] in named], groups)
             hits = self._rank_pages(rows, groups, flavours.of_query(query), held, named)
             top = hits[:limit]
             held.update(self._held([sid for h in top for sid in h.sids if sid not in held], groups))
