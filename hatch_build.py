@@ -18,7 +18,10 @@ TARBALLS = ROOT / "data" / "docs"
 OUT = ROOT / "src" / "sap_devs" / "docs" / "data" / "docs.sqlite"
 DOCS = ROOT / "src" / "sap_devs" / "docs"
 CODE = [DOCS / name for name in ("ingest.py", "index.py", "sources.py", "build.py", "questions.py", "flavours.py")]
+CODE.append(DOCS / "api_reference.py")
 CODE.append(ROOT / "src" / "sap_devs" / "search" / "analysis.py")
+UI5_API = ROOT / "src" / "sap_devs" / "knowledge" / "ui5_api"
+CODE += [UI5_API / "catalog.py", UI5_API / "data" / "openui5-api.json.gz"]  # the API reference pages are made of it
 CODE += sorted((DOCS / "questions").glob("*.tsv"))  # the questions indexed beside each page
 
 

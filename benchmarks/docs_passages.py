@@ -11,6 +11,7 @@ judge call an unrelated passage an answer?).
 
     python benchmarks/docs_passages.py packets OUT_DIR [--parts 2]   # OUT_DIR/part-N.md and key.json
     python benchmarks/docs_passages.py score OUT_DIR                 # judged parts -> figures
+    python benchmarks/docs_passages.py carry OUT_DIR                 # today's top 5, graded as judged there
 
 A judge writes one line per passage into OUT_DIR/part-N.judged: ``<id> <grade> <reason>``, grade 2
 (the passage answers: a developer could do or know what was asked from it alone), 1 (on the topic, does
@@ -167,6 +168,40 @@ def score(out: Path) -> None:
     print(f"decoys graded 2: {decoys.count(2)}/{len(decoys)}, 1: {decoys.count(1)}/{len(decoys)}")
 
 
+def carry(out: Path) -> None:
+    """Without judging again: today's top 5 per question, each passage graded as the judges of ``out`` graded
+    the same page and sections (a passage they never saw counts as not answering, so the share is a floor)."""
+    questions = yaml.safe_load(QUESTIONS.read_text(encoding="utf-8"))
+    key = json.loads((out / "key.json").read_text(encoding="utf-8"))
+    grades: dict[str, int] = {}
+    for judged in sorted(out.glob("part-*.judged")):
+        for line in judged.read_text(encoding="utf-8").splitlines():
+            fields = line.split(maxsplit=2)
+            if len(fields) >= 2 and fields[0] in key and fields[1] in ("0", "1", "2"):
+                grades[fields[0]] = int(fields[1])
+    known = {(e["question"], e["page"], tuple(e["sections"])): grades.get(cid, 0) for cid, e in key.items()}
+    registry, ctx = Registry.default(), _context()
+    answered = unseen = changed = 0
+    by_source: dict[str, int] = defaultdict(int)
+    for qn, q in enumerate(questions):
+        passages = asyncio.run(_passages(q["query"], registry, ctx))
+        then = sorted((e["rank"], e["page"]) for e in key.values() if e["question"] == qn and e["rank"])
+        changed += [(p["rank"], p["id"]) for p in passages] != then
+        found = [known.get((qn, p["id"], tuple(p["sections"]))) for p in passages]
+        unseen += sum(1 for g in found if g is None)
+        answered += any(g == 2 for g in found)
+        for p in passages:
+            by_source[p["id"].split(":", 1)[0]] += 1
+    print(
+        f"{len(questions)} questions: a passage judged as answering in the top 5 for {answered} "
+        f"({answered / len(questions):.0%}, a floor); top 5 pages not as judged for {changed}; "
+        f"{unseen} of {DEPTH * len(questions)} passages never judged"
+    )
+    print(
+        "top-5 passages by source: " + ", ".join(f"{s} {n}" for s, n in sorted(by_source.items(), key=lambda x: -x[1]))
+    )
+
+
 def main() -> None:
     args = sys.argv[1:]
     if len(args) >= 2 and args[0] == "packets":
@@ -174,6 +209,8 @@ def main() -> None:
         packets(Path(args[1]), parts)
     elif len(args) == 2 and args[0] == "score":
         score(Path(args[1]))
+    elif len(args) == 2 and args[0] == "carry":
+        carry(Path(args[1]))
     else:
         raise SystemExit(__doc__)
 

@@ -13,8 +13,12 @@ set's own judgments ("as written") and with the pooled ones, for both systems al
 
 benchmarks/docs_queries_heldout_new.yaml (held out) asks about the sources added for issue 29;
 benchmarks/docs_queries_tuning_new.yaml asks about the same sources and is the one to tune on.
+benchmarks/docs_queries_ui5_api.yaml (held out) asks questions the OpenUI5 API reference pages answer, with
+figures split by whether the question names the symbol; benchmarks/docs_queries_ui5_api_tuning.yaml is
+that set's tuning companion.
 
-Usage: python benchmarks/docs_relevance.py [tuning|heldout|flavours|heldout_new|tuning_new|all] [--details]
+Usage: python benchmarks/docs_relevance.py [tuning|heldout|flavours|heldout_new|tuning_new|ui5_api|ui5_api_tuning|all]
+       [--details]
 """
 
 from __future__ import annotations
@@ -39,6 +43,8 @@ SETS = {
     "flavours": HERE / "docs_queries_flavours.yaml",  # held out too: written before the flavour ranking ran
     "heldout_new": HERE / "docs_queries_heldout_new.yaml",  # held out: issue 29's new sources, written before tuning
     "tuning_new": HERE / "docs_queries_tuning_new.yaml",  # tune on it: issue 29's new sources, written before tuning
+    "ui5_api": HERE / "docs_queries_ui5_api.yaml",  # held out: the API reference pages, written before they existed
+    "ui5_api_tuning": HERE / "docs_queries_ui5_api_tuning.yaml",  # tune on it: the API reference pages
 }
 POOLED = HERE / "docs_judgments_pooled.yaml"
 GRADES = HERE / "docs_judgments_pooled_grades.tsv"
@@ -223,6 +229,19 @@ def evaluate(name: str, baseline: sqlite3.Connection, details: bool) -> None:
             )
         )
         print(f"         the other flavour's page ranked above the named one: {other_first} of {len(queries)}")
+    if any("names_symbol" in q for q in queries):
+        named_ranks: dict[bool, list[tuple[int | None, int | None]]] = {True: [], False: []}
+        for q, r, theirs_r in zip(queries, ours, base, strict=True):
+            named_ranks[bool(q.get("names_symbol"))].append((r, theirs_r))
+        print(
+            "         by naming the symbol (as written): "
+            + ", ".join(
+                f"{'names it' if k else 'does not'}: sap-devs MRR@10 {mrr([a for a, _ in v]):.3f} "
+                f"hit@10 {hit([a for a, _ in v]):.3f}, plain BM25 MRR@10 {mrr([b for _, b in v]):.3f} ({len(v)})"
+                for k, v in named_ranks.items()
+                if v
+            )
+        )
     by_product: dict[str, list[int | None]] = {}
     for q, r in zip(queries, ours, strict=True):
         by_product.setdefault(q["product"], []).append(r)

@@ -20,7 +20,8 @@ from sap_devs.docs import store
 from sap_devs.docs import sync as docs_sync
 from sap_devs.docs.index import build
 from sap_devs.docs.ingest import load_source
-from sap_devs.docs.sources import BY_REPO, DocSource
+from sap_devs.docs.sources import API_REFERENCE, BY_REPO, DocSource
+from sap_devs.knowledge.ui5_api import catalog
 from sap_devs.live.sync import run_sync, status
 from tests.loopback import Loopback, Route
 
@@ -338,7 +339,10 @@ def test_cli_sync_only_docs_exit_code_and_status(server, docs_env, monkeypatch: 
     serve_tarball(server, CAP, SHA["cap2"], tarball(CAP, SHA["cap2"], cap_files("narwhal")))
     ok = CliRunner().invoke(app, ["sync", "--only", "docs"])
     assert ok.exit_code == 0, ok.output
-    assert "docs | ok | 3 items" in ok.output
+    # the two repositories' 3 pages, and the API reference pages made from the package's data (never downloaded)
+    assert f"docs | ok | {3 + len(catalog.bundled().catalog.symbols)} items" in ok.output
+    store.reset()
+    assert API_REFERENCE.repo in {s.repo for s in store.current().sources()}
 
     shown = CliRunner().invoke(app, ["sync", "--status", "--only", "docs"])
     assert shown.exit_code == 0, shown.output

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from sap_devs.docs.index import build
+from sap_devs.docs.index import SourceRows, build
 from sap_devs.docs.ingest import Page, load_source
-from sap_devs.docs.sources import SOURCES, DocSource
+from sap_devs.docs.sources import API_REFERENCE, SOURCES, DocSource
 
 Progress = Callable[[str], None]
 
@@ -17,9 +17,14 @@ def tarball_name(source: DocSource) -> str:
 
 
 def build_from(
-    tarballs: dict[str, tuple[Path, str, str | None]], out: Path, *, progress: Progress | None = None
+    tarballs: dict[str, tuple[Path, str, str | None]],
+    out: Path,
+    *,
+    progress: Progress | None = None,
+    api_reference: bool = False,
 ) -> dict[str, int]:
-    """Index the sources whose tarball is given: repo -> (tarball, origin, fetched_at)."""
+    """Index the sources whose tarball is given: repo -> (tarball, origin, fetched_at); with ``api_reference``
+    the API reference pages too (made from the package's data)."""
 
     def sources() -> Iterator[tuple[DocSource, str, list[Page], str, str | None, list[tuple[str, str]]]]:
         for source in SOURCES:
@@ -31,13 +36,26 @@ def build_from(
                 progress(f"indexing {source.repo}")
             commit, pages, redirects = load_source(source, str(tar))
             yield source, commit, pages, origin, fetched_at, redirects
+        if api_reference:
+            yield api_rows(progress)
 
     return build(out, sources())
 
 
+def api_rows(progress: Progress | None = None) -> SourceRows:
+    """The index rows of the API reference, made from the package's own data (no tarball)."""
+    from sap_devs.docs import api_reference
+
+    if progress:
+        progress(f"indexing {API_REFERENCE.repo} (from the bundled API data)")
+    version, pages = api_reference.pages()
+    return API_REFERENCE, version, pages, "bundled", None, []
+
+
 def build_bundled(tar_dir: Path, out: Path, *, progress: Progress | None = None) -> dict[str, int]:
-    """The bundled index from every source tarball in ``tar_dir`` (missing ones are left out)."""
+    """The bundled index from every source tarball in ``tar_dir`` (missing ones are left out), and the API
+    reference."""
     found = {
         s.repo: (tar_dir / tarball_name(s), "bundled", None) for s in SOURCES if (tar_dir / tarball_name(s)).is_file()
     }
-    return build_from(found, out, progress=progress)
+    return build_from(found, out, progress=progress, api_reference=True)

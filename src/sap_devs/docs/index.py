@@ -40,10 +40,17 @@ SECTION_WEIGHTS = (0.3, 0.15)  # the second and third best sections of a page ad
 CHANGE_LOG_WEIGHT = 0.5
 SUPERSEDED_WEIGHT = 0.5
 FLAVOUR_WEIGHT = 0.5  # a page of another flavour than the question asks for (V2 for a V4 question)
+NAMED_WEIGHT = 3.0  # an API reference page of a symbol the question names ("sap.m.Input", "MultiComboBox")
 ADJACENT_SHARE = 0.5  # a neighbouring section scoring this share of the best one is part of the answer
 STRONG, PARTIAL = 0.75, 0.4  # shares of the question a hit's passage and title hold, for its strength
 _SUPERSEDED = re.compile(r"\bdeprecated\b|\bobsolete\b|\bneo\b", re.I)
 _NEO_FOLDER = re.compile(r"Neo/")
+# a symbol as code names it: a dotted name (sap.m.Input, module:sap/base/Log) or a CamelCase one (DatePicker)
+_SYMBOL = re.compile(
+    r"(?<![\w$./:])((?:module:)?[A-Za-z_$][\w$]*(?:[./][A-Za-z_$][\w$]*)+|[A-Z]+[a-z0-9]*(?:[A-Z][a-z0-9]+)+)(?![\w$])"
+)
+_SYMBOLS_MAX = 8
+_SHORT_NAMES_MAX = 6  # a short name more symbols share than this names none of them
 _CHANGE_LOG = re.compile(r"what'?s new|new and changed|release notes?|patch releases?|change ?log", re.I)
 SNIPPET_CHARS = 300
 _TYPO_MIN, _TYPO_MAX = 4, 40
@@ -211,7 +218,7 @@ def _insert(con: sqlite3.Connection, rows: SourceRows, counts: dict[str, int]) -
     asked = questions.for_source(source.repo)
     for page in pages:
         text = "\n".join(s.text for s in page.sections)
-        flavour = flavours.encode(flavours.of_page(page.path, page.title, text))
+        flavour = "" if source.from_package else flavours.encode(flavours.of_page(page.path, page.title, text))
         cur = con.execute(
             "INSERT INTO pages(source, path, title, url, product, flavour) VALUES (?,?,?,?,?,?)",
             (page.source, page.path, page.title, page.url, page.product, flavour),
@@ -225,7 +232,12 @@ def _insert(con: sqlite3.Connection, rows: SourceRows, counts: dict[str, int]) -
             )
             con.execute(
                 "INSERT INTO fts(rowid, title, heading, body, asks) VALUES (?,?,?,?,?)",
-                (cur.lastrowid, *_fts_row(asked, page.path, page.title, ord_, section.heading, section.text)),
+                (
+                    cur.lastrowid,
+                    *_fts_row(
+                        asked, page.path, searched_title(page.source, page.title), ord_, section.heading, section.text
+                    ),
+                ),
             )
             counts["sections"] += 1
         counts["pages"] += 1
@@ -241,6 +253,21 @@ def _fts_row(
     return _terms(title), _terms(" ".join(heading[1:])), _terms(text), _terms(asks)
 
 
+_SYMBOL_TITLE = re.compile(r"^(?:module:)?[\w$]+(?:[./][\w$]+)+(?= \(deprecated\)$|$)")
+
+
+def searched_title(source: str, title: str) -> str:
+    """The words of a title that count as title words: an API symbol's title counts by its own name, not
+    its namespace (sap.ui.model.odata.v4.ODataListBinding is a list binding, not a page about OData V4
+    models: a question's "odata v4 model" is answered by the guides first); other titles as they are."""
+    from sap_devs.docs.sources import API_REFERENCE
+
+    found = _SYMBOL_TITLE.match(title) if source == API_REFERENCE.repo else None
+    if found is None:
+        return title
+    return re.split(r"[./]", found.group())[-1] + title[found.end() :]
+
+
 def _remove(con: sqlite3.Connection, repo: str) -> None:
     """Take one source's pages out of the index, its FTS rows given back the terms they were indexed with."""
     asked = questions.for_source(repo)
@@ -253,7 +280,7 @@ def _remove(con: sqlite3.Connection, repo: str) -> None:
         text = zlib.decompress(body).decode("utf-8")
         con.execute(
             "INSERT INTO fts(fts, rowid, title, heading, body, asks) VALUES ('delete', ?, ?, ?, ?, ?)",
-            (sid, *_fts_row(asked, path, title, ord_, heading.split(" > "), text)),
+            (sid, *_fts_row(asked, path, searched_title(repo, title), ord_, heading.split(" > "), text)),
         )
     con.execute("DELETE FROM sections WHERE page IN (SELECT id FROM pages WHERE source = ?)", (repo,))
     con.execute("DELETE FROM pages WHERE source = ?", (repo,))
@@ -412,9 +439,12 @@ class DocsIndex:
             if not groups:
                 return [], 0
             rows = self._candidates(groups, df, product)
-            held: dict[int, set[int]] = {}
+            named = self._named(query, product)
+            rows += self._named_rows(groups, named - {r[1] for r in rows})
+            # a named page's sections are checked for coverage wherever their bm25 put them
+            held: dict[int, set[int]] = self._held([r[0] for r in rows[COVERAGE_TOP:] if r[1] in named], groups)
             hinted = hints.of_query(analysed[:64])
-            hits = self._rank_pages(rows, groups, flavours.of_query(query), held, hinted)
+            hits = self._rank_pages(rows, groups, flavours.of_query(query), held, hinted, named)
             top = hits[:limit]
             held.update(self._held([sid for h in top for sid in h.sids if sid not in held], groups))
             return [self._finished(h, groups, len(terms), held) for h in top], len(hits)
@@ -444,6 +474,47 @@ class DocsIndex:
         info = {r[0]: r for r in self._con.execute(meta.format(",".join("?" * len(ranked))), [r[0] for r in ranked])}
         return [(*info[sid][:4], score, *info[sid][4:]) for sid, score in ranked if sid in info]
 
+    def _named(self, query: str, product: str | None = None) -> set[int]:
+        """The API reference pages of the symbols ``query`` names: a full name, or a CamelCase short name of
+        a live symbol (a deprecated one only when no live symbol has it), the least nested first."""
+        from sap_devs.docs.sources import API_REFERENCE
+
+        found: set[int] = set()
+        if product and product != API_REFERENCE.product:
+            return found
+        for name in list(dict.fromkeys(_SYMBOL.findall(query)))[:_SYMBOLS_MAX]:
+            exact = self._con.execute(
+                "SELECT id FROM pages WHERE source = ? AND path = ? COLLATE NOCASE", (API_REFERENCE.repo, name)
+            ).fetchall()
+            if exact or "." in name or "/" in name:
+                found.update(r[0] for r in exact)
+                continue
+            rows = self._con.execute(
+                "SELECT id, path, title FROM pages WHERE source = ? AND (path LIKE ? OR path LIKE ?) LIMIT ?",
+                (API_REFERENCE.repo, f"%.{name}", f"%/{name}", _SHORT_NAMES_MAX + 1),
+            ).fetchall()
+            rows = [r for r in rows if re.split(r"[./]", r[1])[-1].lower() == name.lower()]
+            if not rows or len(rows) > _SHORT_NAMES_MAX:
+                continue
+            live = [r for r in rows if not _SUPERSEDED.search(r[2])] or rows
+            fewest = min(r[1].count(".") for r in live)
+            found.update(r[0] for r in live if r[1].count(".") == fewest)
+        return found
+
+    def _named_rows(self, groups: list[list[str]], pages: set[int]) -> list[tuple]:
+        """Candidate rows for the sections of ``pages`` that match the query, scored as ``_candidates`` scores
+        (a page the question names by its symbol may hold too few of its words to be among the best 200)."""
+        if not pages:
+            return []
+        match = " OR ".join(f'"{_QUOTE.sub("", t)}"' for group in groups for t in group)
+        marks = ",".join("?" * len(pages))
+        sql = (
+            "SELECT s.id, s.page, s.heading, s.anchor, bm25(fts, ?, ?, ?, ?), p.source, p.path, p.title, p.url, "
+            "p.product, s.ord, p.flavour FROM fts JOIN sections s ON s.id = fts.rowid JOIN pages p ON p.id = s.page "
+            f"WHERE fts MATCH ? AND s.page IN ({marks})"
+        )
+        return self._con.execute(sql, [*WEIGHTS, match, *pages]).fetchall()
+
     def _rank_pages(
         self,
         rows: list[tuple],
@@ -451,6 +522,7 @@ class DocsIndex:
         asked: frozenset[str],
         held: dict[int, set[int]],
         hinted: frozenset[str] = frozenset(),
+        named: set[int] = frozenset(),  # type: ignore[assignment]
     ) -> list[Hit]:
         """Sections scored by bm25 and by how much of the query they cover; pages by their best sections and
         by how much of the query their title says, pages of another flavour than the one asked for set back;
@@ -473,7 +545,7 @@ class DocsIndex:
             best_value, best = scored[0]
             sid, page, heading, anchor, _, source, path, title, url, product, ord_, flavour = best
             value = best_value + sum(w * e[0] for w, e in zip(SECTION_WEIGHTS, scored[1:3], strict=False))
-            title_terms = self._title_terms(page, title)
+            title_terms = self._title_terms(page, title, source)
             title_share = sum(1 for g in wanted if g & title_terms) / len(wanted)
             value *= 1 + TITLE_BOOST * title_share
             # a page whose sections and title between them hold the whole question beats one that has a
@@ -490,6 +562,8 @@ class DocsIndex:
                 value *= FLAVOUR_WEIGHT
             if source.lower() in hinted:
                 value *= HINT_BOOST
+            if page in named:
+                value *= NAMED_WEIGHT
             pair = [best]
             neighbour = next((e for e in scored[1:3] if abs(e[1][10] - ord_) == 1), None)
             if neighbour is not None and neighbour[0] >= ADJACENT_SHARE * best_value:
@@ -536,10 +610,10 @@ class DocsIndex:
                 kept.update(dict.fromkeys(keys, at))
         return unique
 
-    def _title_terms(self, page_id: int, title: str) -> frozenset[str]:
+    def _title_terms(self, page_id: int, title: str, source: str) -> frozenset[str]:
         terms = self._titles.get(page_id)
         if terms is None:
-            terms = self._titles[page_id] = frozenset(analyze(title))
+            terms = self._titles[page_id] = frozenset(analyze(searched_title(source, title)))
         return terms
 
     def _held(self, ids: list[int], groups: list[list[str]]) -> dict[int, set[int]]:
@@ -591,7 +665,7 @@ class DocsIndex:
         row = self._con.execute("SELECT body FROM sections WHERE id = ?", (int(hit.snippet),)).fetchone()  # the best
         body = zlib.decompress(row[0]).decode("utf-8") if row else ""
         wanted = {t for group in groups for t in group}
-        title_terms = self._title_terms(hit.page_id, hit.title)
+        title_terms = self._title_terms(hit.page_id, hit.title, hit.source)
         answered = set().union(*(held.get(sid, set()) for sid in hit.sids))
         share = sum(1 for i, g in enumerate(groups) if i in answered or set(g) & title_terms) / max(asked, len(groups))
         return Hit(**{**hit.__dict__, "snippet": snippet(body, wanted), "strength": round(share, 2)})
@@ -607,7 +681,9 @@ class DocsIndex:
                 source = REPO_ALIASES.get(source.lower(), source)
                 return self._page_by_path(source, path)
             base = (url or "").split("?", 1)[0]
-            if "#/topic/" not in base:
+            if "#/api/" in base:  # the API reference routes after '#': a section follows as %23
+                base = base.split("%23", 1)[0]
+            elif "#/topic/" not in base:
                 base = base.split("#", 1)[0]
             for candidate in dict.fromkeys([base, base.rstrip("/"), base.rstrip("/") + "/"]):
                 row = self._con.execute("SELECT id, source, path FROM pages WHERE url = ?", (candidate,)).fetchone()

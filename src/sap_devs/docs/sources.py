@@ -46,6 +46,10 @@ class DocSource:
     skip: tuple[str, ...] = ()  # files of docs_dir that are about the site or project, not the product
     readme_pages: bool = False  # README.md is a page (VitePress serves it as README.html)
     section_level: int = 3  # headings down to this level start sections (Clean ABAP's rules are h4)
+    # pages made from data bundled with sap-devs, not from a tarball (the API reference): never synced, and no
+    # flavour is read from their text (an OData V4 model class is not a V4-only answer)
+    from_package: bool = False
+    holder: str = "SAP SE or an SAP affiliate company"  # the copyright line attribution names
 
     @property
     def name(self) -> str:
@@ -56,8 +60,7 @@ class DocSource:
         return self.repo.split("/", 1)[0]
 
     def attribution(self, url: str) -> str:
-        holder = "SAP SE or an SAP affiliate company"
-        return f"Source: {url}, from {self.site} ({self.repo}), © {holder}, licensed under {self.licence}."
+        return f"Source: {url}, from {self.site} ({self.repo}), © {self.holder}, licensed under {self.licence}."
 
 
 HELP = "https://help.sap.com/docs"
@@ -380,9 +383,21 @@ SOURCES: tuple[DocSource, ...] = (
     ),
 )
 
+# One page per symbol of the OpenUI5 API data bundled for get_ui5_api (docs/api_reference.py): built with every
+# index, not downloaded; the symbols' JSDoc is OpenUI5's (UI5/openui5, Apache-2.0), read from @openui5/types
+API_REFERENCE = DocSource(
+    "UI5/openui5",
+    "ui5",
+    APACHE,
+    "the OpenUI5 API reference",
+    docs_dir="",
+    from_package=True,
+    holder="SAP SE or an SAP affiliate company and OpenUI5 contributors",  # as @openui5/types' LICENSE says
+)
+
 # capire moved from cap-js/docs; links and query sets written against the old name still mean these pages
 REPO_ALIASES = {"cap-js/docs": "capire/docs", "sap/ui5-tooling": "UI5/cli"}
-BY_REPO = {s.repo.lower(): s for s in SOURCES}
+BY_REPO = {s.repo.lower(): s for s in (*SOURCES, API_REFERENCE)}
 BY_REPO.update({old: BY_REPO[new.lower()] for old, new in REPO_ALIASES.items()})
 
 # repository files that are about the repository, not the product

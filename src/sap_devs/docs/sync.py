@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import itertools
 import logging
 import os
 import re
@@ -33,11 +34,11 @@ from sap_devs.core import paths
 from sap_devs.core.errors import SapDevsError
 from sap_devs.core.fs import TEMP_SUFFIX
 from sap_devs.core.http import FetchError, Http, Policy
-from sap_devs.docs import store
-from sap_devs.docs.build import tarball_name
+from sap_devs.docs import api_reference, store
+from sap_devs.docs.build import api_rows, tarball_name
 from sap_devs.docs.index import DocsIndex, SourceInfo, SourceRows, build, updatable, update
 from sap_devs.docs.ingest import Page, TarballRefused, load_source
-from sap_devs.docs.sources import SOURCES, DocSource
+from sap_devs.docs.sources import API_REFERENCE, SOURCES, DocSource
 from sap_devs.live.sync import FetchContext, Source
 
 log = logging.getLogger(__name__)
@@ -210,10 +211,15 @@ def rebuild(
                 raise SapDevsError("the documentation index build was cancelled")
 
         keep = [o.source.repo for o in outcomes if o.state != "changed" and o.source.repo in kept]
-        return update(
-            index.path, store.synced_path(), _rows(changed, None, {}, now, stop, step), keep=keep, prepare=prepare
-        )
-    return build(store.synced_path(), _rows(outcomes, index, kept, now, stop, step))
+        rows = _rows(changed, None, {}, now, stop, step)
+        api = kept.get(API_REFERENCE.repo)
+        if api is not None and api.commit == api_reference.version():
+            keep.append(API_REFERENCE.repo)  # made from this package's data already
+        else:
+            rows = itertools.chain(rows, [api_rows()])
+        return update(index.path, store.synced_path(), rows, keep=keep, prepare=prepare)
+    # the API reference pages are made from the package's data, never downloaded: made again with the rest
+    return build(store.synced_path(), itertools.chain(_rows(outcomes, index, kept, now, stop, step), [api_rows()]))
 
 
 async def fetch(http: Http, ctx: FetchContext) -> dict[str, Any]:

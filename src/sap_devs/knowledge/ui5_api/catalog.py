@@ -43,6 +43,17 @@ SAPUI5_BYTES_MAX = 160 * 1024 * 1024  # the whole package is about 60 MB
 INHERITANCE_MAX = 30  # a class hierarchy deeper than this is a loop in hostile data
 
 
+def reference_url(name: str, section: str | None = None) -> str:
+    """A symbol's page in the API reference, or one section of it ("events/press", "controlProperties")."""
+    return with_section(REFERENCE + name, section)
+
+
+def with_section(url: str, section: str | None) -> str:
+    """``url`` at one of its sections: the reference is an app routed by the part after '#', so a section
+    follows as an encoded '#' (%23), the way the reference's own links spell it."""
+    return f"{url}%23{section}" if section else url
+
+
 class DataError(Exception):
     """The bundled API data is missing or unreadable (a broken installation)."""
 

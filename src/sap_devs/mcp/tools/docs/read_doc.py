@@ -158,7 +158,11 @@ async def handle(params: Input, ctx: ToolContext) -> Output:
 
 
 def _attribution(repo: str, site: str, licence: str, url: str) -> str:
-    return f"From {site} ({url}; github.com/{repo}), © SAP SE or an SAP affiliate company, {licence}."
+    from sap_devs.docs.sources import BY_REPO
+
+    known = BY_REPO.get(repo.lower())
+    holder = known.holder if known else "SAP SE or an SAP affiliate company"
+    return f"From {site} ({url}; github.com/{repo}), © {holder}, {licence}."
 
 
 TOOL = Tool(

@@ -6,7 +6,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field, field_validator
 
-from sap_devs.docs.sources import PRODUCTS
+from sap_devs.docs.sources import API_REFERENCE, PRODUCTS
 from sap_devs.mcp.framework import SEARCH_LIMIT, Envelope, Tool, ToolContext, ToolInput, limit_field
 from sap_devs.mcp.tools._bounds import QUERY_MAX
 
@@ -103,6 +103,10 @@ _ANCHORED = ("capire/docs", "SAP-samples/abap-cheat-sheets", "SAP/styleguides")
 
 
 def section_url(source: str, url: str, anchor: str | None) -> str:
+    if source == API_REFERENCE.repo:
+        from sap_devs.knowledge.ui5_api.catalog import with_section
+
+        return with_section(url, anchor)
     return f"{url}#{anchor}" if anchor and source in _ANCHORED else url
 
 

@@ -112,18 +112,17 @@ Output = Envelope[SymbolOut]
 
 
 def _url(sym: dict[str, Any], group: str | None = None, member: dict[str, Any] | None = None) -> str:
-    from sap_devs.knowledge.ui5_api.catalog import REFERENCE
+    from sap_devs.knowledge.ui5_api.catalog import reference_url
 
-    base = REFERENCE + sym["name"]
     if member is None or group is None:
-        return base
+        return reference_url(sym["name"])
     if group == "methods":
         name = f"{sym['name']}.{member['name']}" if member.get("static") else member["name"]
-        return f"{base}%23methods/{name}"
+        return reference_url(sym["name"], f"methods/{name}")
     if group == "events":
-        return f"{base}%23events/{member['name']}"
+        return reference_url(sym["name"], f"events/{member['name']}")
     section = {"properties": "controlProperties", "aggregations": "aggregations", "associations": "associations"}
-    return f"{base}%23{section.get(group, 'overview')}"
+    return reference_url(sym["name"], section.get(group, "overview"))
 
 
 def _dated(value: dict[str, str] | None) -> DeprecationOut | None:
