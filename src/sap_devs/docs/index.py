@@ -193,7 +193,8 @@ def _insert(con: sqlite3.Connection, rows: SourceRows, counts: dict[str, int]) -
     asked = questions.for_source(source.repo)
     for page in pages:
         text = "\n".join(s.text for s in page.sections)
-        flavour = flavours.encode(flavours.of_page(page.path, page.title, text))
+        declared = [f] if (f := source.folder_flavours.get(page.path.split("/", 1)[0])) else []
+        flavour = flavours.encode(flavours.of_page(page.path, page.title, text, declared))
         cur = con.execute(
             "INSERT INTO pages(source, path, title, url, product, flavour) VALUES (?,?,?,?,?,?)",
             (page.source, page.path, page.title, page.url, page.product, flavour),
