@@ -4,6 +4,7 @@ page addresses by Docusaurus' rules, the Node.js and Java flavours, and sync of 
 from __future__ import annotations
 
 import io
+import os
 import tarfile
 from pathlib import Path
 
@@ -77,16 +78,21 @@ def test_mdx_drops_modules_and_components_and_keeps_text_code_and_tab_labels() -
     page = parse_page(SDK, "docs-java/features/connectivity/005-http-client.mdx", TABS_PAGE, {})
     assert page is not None
     text = "\n".join(s.text for s in page.sections)
-    for gone in ("import ", "<Tabs", "<TabItem value=\"v4\">", "</TabItem>", "MvnBadge", "ThemedImage", "useBaseUrl"):
+    for gone in ("import ", "<Tabs", '<TabItem value="v4">', "</TabItem>", "MvnBadge", "ThemedImage", "useBaseUrl"):
         assert gone not in text.replace('List.of("<TabItem value=\\"x\\">")', ""), gone
     # a tab opens with its label, from the Tabs values or its own label attribute
     assert "**Apache Version 4.x:**\n\nUse the accessor:" in text and "**Five:**" in text
     # code inside a tab is a code block, verbatim, even where it looks like JSX
-    assert '```java\nHttpClient client = HttpClientAccessor.getHttpClient();\nList<String> names = List.of("<TabItem' in text
+    assert (
+        '```java\nHttpClient client = HttpClientAccessor.getHttpClient();\nList<String> names = List.of("<TabItem'
+        in text
+    )
     # admonitions read as their title and text; a bold title is not bolded twice
     assert "**BETA API:**" in text and "The version 5 API is in beta." in text
     assert "**Symptoms:**" in text and "****" not in text
-    assert [s.heading[-1] for s in page.sections] == ["HTTP Client", "General Usage"] or page.sections[-1].heading[-1] == "General Usage"
+    assert [s.heading[-1] for s in page.sections] == ["HTTP Client", "General Usage"] or page.sections[-1].heading[
+        -1
+    ] == "General Usage"
 
 
 def test_a_tag_that_never_closes_is_text_and_an_import_over_lines_goes() -> None:
@@ -144,7 +150,10 @@ def test_partials_are_part_of_the_page_that_imports_them_and_no_pages_of_their_o
         "docs-js/features/odata/v2-client.mdx",
     ]  # partials, the release-notes archive, the videos and the README are no pages
     sections = {s.heading[-1]: s.text for s in by_path["docs-js/features/odata/v2-client.mdx"].sections}
-    assert "Use `count()` to count the entities." in sections["Count"] and "A partial inside a partial." in sections["Count"]
+    assert (
+        "Use `count()` to count the entities." in sections["Count"]
+        and "A partial inside a partial." in sections["Count"]
+    )
     assert sections["Custom Fields"] == "Set custom fields with `setCustomField()`."
     assert sections["Missing"] == "After."  # a component whose partial is not in the tarball is left out
     links = by_path["docs-java/features/connectivity/000-overview.mdx"].sections[0].text
@@ -159,7 +168,11 @@ def test_partials_are_part_of_the_page_that_imports_them_and_no_pages_of_their_o
 @pytest.mark.parametrize(
     ("inner", "front", "route"),
     [
-        ("features/connectivity/001-btp-destination-service.mdx", {"id": "btp-destination-service"}, "features/connectivity/btp-destination-service"),
+        (
+            "features/connectivity/001-btp-destination-service.mdx",
+            {"id": "btp-destination-service"},
+            "features/connectivity/btp-destination-service",
+        ),
         ("features/connectivity/006-running-locally.mdx", {}, "features/connectivity/running-locally"),
         ("02-guides/10_upgrade.mdx", {}, "guides/upgrade"),
         ("faq.mdx", {"id": "frequently-asked-questions"}, "frequently-asked-questions"),
@@ -206,17 +219,27 @@ def test_bundled_pages_have_the_addresses_the_site_serves() -> None:
     assert not is_page(SDK, "docs-js/features/odata/index.jsx") and not is_page(SDK, "src/pages/index.mdx")
 
 
-def test_docs_js_pages_are_node_and_docs_java_pages_java() -> None:
+def test_docs_js_pages_are_node_and_docs_java_pages_java(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert flavours.of_page("docs-js/features/connectivity/proxy.mdx", "Proxies", "", ["cap-node"]) == {"cap-node"}
     # a declared flavour settles its axis only: the environment is still read from the page
-    kyma = flavours.of_page("docs-java/environments/kyma.mdx", "Kyma", "", ["cap-java"])
-    assert kyma == {"cap-java", "kyma"}
+    assert flavours.of_page("docs-java/environments/kyma.mdx", "Kyma", "", ["cap-java"]) == {"cap-java", "kyma"}
+    commit, pages, redirects = load_source(SDK, str(TARBALL))
+    index_path = tmp_path / "docs.sqlite"
+    build(index_path, [(SDK, commit, pages, "bundled", None, redirects)])
+    monkeypatch.setattr(store, "bundled_path", lambda: index_path)
     store.reset()
-    index = store.current()
-    node = [h for h in index.search("destination fetch from node app", product="cloud-sdk", limit=10)[0]]
-    assert node and all(h.source == "SAP/cloud-sdk" for h in node)
-    pages, _ = index.pages_of("SAP/cloud-sdk")
-    assert pages
+    try:
+        hits, _ = store.current().search("destination http client proxy", product="cloud-sdk", limit=20)
+        assert {h.path.split("/", 1)[0] for h in hits} == {"docs-js", "docs-java"}
+        for hit in hits:
+            assert ("cap-node" if hit.path.startswith("docs-js/") else "cap-java") in hit.flavours
+        # a question about Java sets the Node.js pages back (and the other way round)
+        java, _ = store.current().search("OData v4 batch request with a changeset in Java", product="cloud-sdk")
+        node, _ = store.current().search("OData v4 batch request with a changeset in TypeScript", product="cloud-sdk")
+        assert java[0].path == "docs-java/features/odata/v4-client.mdx", [h.path for h in java]
+        assert node[0].path == "docs-js/features/odata/odata-v4-client.mdx", [h.path for h in node]
+    finally:
+        store.reset()
 
 
 # sync: the tarball GitHub serves for SAP/cloud-sdk, recorded small, from a loopback server
@@ -270,7 +293,7 @@ async def test_a_repository_tarball_over_the_download_cap_keeps_the_bundled_copy
     from sap_devs.live.sync import run_sync
 
     serve_commit(server, SDK, SHA)
-    big = _tarball({**PARTIALS, "static/api.bin": "x" * 300_000}, top=f"SAP-cloud-sdk-{SHA[:7]}", sha=SHA)
+    big = _tarball({**PARTIALS, "static/api.js": os.urandom(150_000).hex()}, top=f"SAP-cloud-sdk-{SHA[:7]}", sha=SHA)
     serve_tarball(server, SDK, SHA, big)
     [result] = await run_sync([docs_source(max_bytes=64 * 1024, retries=0)], bases=bases(server), env={}, force=True)
     assert result.status == "failed" and "SAP/cloud-sdk" in (result.message or "")
