@@ -298,3 +298,32 @@ async def test_a_repository_tarball_over_the_download_cap_keeps_the_bundled_copy
     [result] = await run_sync([docs_source(max_bytes=64 * 1024, retries=0)], bases=bases(server), env={}, force=True)
     assert result.status == "failed" and "SAP/cloud-sdk" in (result.message or "")
     assert _titles("walrus") == ["FAQ"]  # the index in use stays
+
+
+@pytest.mark.parametrize(
+    ("query", "path"),
+    [
+        (
+            "ServiceBindingDestinationLoader for a bound service",
+            "docs-java/features/connectivity/003-service-bindings.mdx",
+        ),
+        (
+            "transparent proxy destination on Kyma from Java",
+            "docs-java/features/connectivity/008-transparent-proxy.mdx",
+        ),
+        ("OData v4 batch request with a changeset in TypeScript", "docs-js/features/odata/odata-v4-client.mdx"),
+    ],
+)
+def test_the_bundled_index_answers_from_the_cloud_sdk(query: str, path: str) -> None:
+    store.reset()
+    index = store.current()
+    pages, _ = index.pages_of("SAP/cloud-sdk")
+    if not pages:
+        pytest.skip("the bundled index was built without the SAP Cloud SDK tarball")
+    _, tarball_pages, _ = load_source(SDK, str(TARBALL))
+    assert len(pages) == len(tarball_pages)  # every page of the tarball is indexed
+    hits, _ = index.search(query, limit=5)
+    found = [h for h in hits if h.source == "SAP/cloud-sdk" and h.path == path]
+    assert found, [(h.source, h.path) for h in hits]
+    doc = index.read(found[0].page_id)
+    assert doc.url.startswith(SITE) and doc.source.licence == "Apache-2.0"
