@@ -124,18 +124,22 @@ def of_query(query: str) -> frozenset[str]:
     return frozenset(f.name for f in FLAVOURS if f.query.search(query))
 
 
-def of_page(path: str, title: str, text: str) -> frozenset[str]:
+def of_page(path: str, title: str, text: str, declared: Iterable[str] = ()) -> frozenset[str]:
     """The flavours a page is about: at most one per axis, none where it covers several.
+
+    ``declared`` are flavours its source says the page has (the Cloud SDK's docs-js pages are all about
+    Node.js): they stand, and their axes are not looked at.
 
     Evidence in order: the path and title; the opening (SAP's pages declare it there: "This topic is
     relevant to SAP Fiori elements for OData V2", "... in SAP Fiori elements for OData V4."); the text as
     a whole. Pointers to the other flavour's page ("For information about ... V4, see ...") are not
     evidence of the page's own flavour and are left out."""
-    found: set[str] = set()
+    found = {n for n in declared if n in BY_NAME}
+    settled = {BY_NAME[n].axis for n in found}
     label = _NOT_ODATA.sub(" ", f"{path}\n{title}")
     body = _NOT_ODATA.sub(" ", _POINTER.sub("", text[:TEXT_CHARS]))
     opening = body[:OPENING_CHARS]
-    for axis in dict.fromkeys(f.axis for f in FLAVOURS):
+    for axis in dict.fromkeys(f.axis for f in FLAVOURS if f.axis not in settled):
         members = [f for f in FLAVOURS if f.axis == axis]
         labelled = [f for f in members if f.label.search(label)]
         if not labelled:

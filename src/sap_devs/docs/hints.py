@@ -53,6 +53,7 @@ NAMES: dict[str, tuple[str, ...]] = {
     "kyma-project/serverless": ("Serverless",),
     "kyma-project/telemetry-manager": ("Telemetry",),
     "kyma-project/btp-manager": ("BTP Operator",),
+    "SAP/cloud-sdk": ("Cloud SDK",),
 }
 
 

@@ -218,7 +218,11 @@ def _insert(con: sqlite3.Connection, rows: SourceRows, counts: dict[str, int]) -
     asked = questions.for_source(source.repo)
     for page in pages:
         text = "\n".join(s.text for s in page.sections)
-        flavour = "" if source.from_package else flavours.encode(flavours.of_page(page.path, page.title, text))
+        if source.from_package:  # the API reference: a symbol is of no flavour
+            flavour = ""
+        else:
+            declared = [f] if (f := source.folder_flavours.get(page.path.split("/", 1)[0])) else []
+            flavour = flavours.encode(flavours.of_page(page.path, page.title, text, declared))
         cur = con.execute(
             "INSERT INTO pages(source, path, title, url, product, flavour) VALUES (?,?,?,?,?,?)",
             (page.source, page.path, page.title, page.url, page.product, flavour),

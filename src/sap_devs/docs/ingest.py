@@ -10,16 +10,18 @@ repository become their public addresses, so what an agent quotes can be followe
 from __future__ import annotations
 
 import html
+import logging
 import posixpath
 import re
 import tarfile
 import textwrap
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 
 from sap_devs.core.errors import SapDevsError
-from sap_devs.docs.sources import DocSource, file_url, is_page, page_url
+from sap_devs.docs.sources import DocSource, file_url, is_page, page_suffix, page_url
 
+_log = logging.getLogger(__name__)
 REDIRECTS = "redirects.md"  # capire's list of moved pages: "- [old/path](new/path)"
 MAX_PAGE_BYTES = 1536 * 1024  # the largest real page is ~740 KB; anything bigger is not a page
 # A tarball beyond these is refused whole (TarballRefused), before it can take minutes or gigabytes:
@@ -431,17 +433,183 @@ def mkdocs_blocks(text: str) -> str:
     return "\n".join(out)
 
 
-def parse_page(source: DocSource, path: str, raw: str, links: dict[str, str] | None = None) -> Page | None:
-    """One Markdown file as a Page; None when it has no public address or no content."""
+# MDX (Docusaurus): ES module lines, capitalised JSX components, {/* comments */}
+_MDX_MODULE = re.compile(
+    r"""^\s*(?:import\s+(?:[\w*{}\s,]+\s+from\s+)?['"][^'"]+['"]|export\s+(?:default|const|let|function)\b.*);?\s*$"""
+)
+_MDX_IMPORT_START = re.compile(r"^\s*import\s+(?:\w+\s*,\s*)?\{[^}]*$")
+_MDX_FROM = re.compile(r"""\bfrom\s+['"][^'"]+['"];?\s*$""")
+_MDX_COMMENT = re.compile(r"^\s*\{/\*.*?\*/\}\s*$")
+_JSX_OPEN = re.compile(r"^\s*<(/?)([A-Z][\w.]*)")
+_JSX_INLINE = re.compile(r"</?[A-Z][\w.]*(?:\s(?:[^<>{}]|\{[^{}]*\})*)?/?>")
+_TAB_VALUES = re.compile(
+    r"""\{\s*(?:label:\s*(['"])(?P<l1>.*?)\1\s*,\s*value:\s*(['"])(?P<v1>.*?)\3|"""
+    r"""value:\s*(['"])(?P<v2>.*?)\5\s*,\s*label:\s*(['"])(?P<l2>.*?)\7)"""
+)
+_JSX_ATTR = re.compile(r"""\b(value|label)=(?:"([^"]*)"|'([^']*)'|\{['"]([^'"]*)['"]\})""")
+_ADMONITION_BOLD = re.compile(r"^(\s*:{3,}\s*\w[\w-]*\s+)\*\*(.*?)\*\*:?\s*$")
+
+
+def _jsx_tag_end(text: str, start: int) -> int:
+    """Index just past the ``>`` closing the JSX tag that opens at ``start`` (braces and quotes skipped),
+    or -1 when the text ends first."""
+    depth, quote, i = 0, "", start + 1
+    while i < len(text):
+        char = text[i]
+        if quote:
+            if char == quote:
+                quote = ""
+        elif char in "\"'`":
+            quote = char
+        elif char == "{":
+            depth += 1
+        elif char == "}":
+            depth = max(0, depth - 1)
+        elif char == ">" and depth == 0:
+            return i + 1
+        i += 1
+    return -1
+
+
+_MDX_IMPORT = re.compile(r"""^\s*import\s+(?P<names>[\w*{}\s,]+?)\s+from\s+['"](?P<spec>\.[^'"]+)['"];?\s*$""", re.M)
+MAX_PARTIAL_DEPTH = 4  # partials that import partials: Docusaurus pages nest them two deep at most
+
+
+def _normal(name: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", name.lower())
+
+
+def mdx_imports(path: str, text: str, files: Mapping[str, str]) -> dict[str, str]:
+    """The components a page imports from its own MDX partials: component name -> the partial's path in
+    ``files``. ``import Count from './common/count.mdx'`` names the file; ``import { Count } from
+    './common/operations'`` goes through the folder's index.jsx, which re-exports its files by name, so
+    the name is matched to a file of that folder (Count -> count.mdx, ETagFunctionImport ->
+    etag-function-import.mdx). Imports nothing in ``files`` answers are left out."""
+    folder = posixpath.dirname(path)
+    found: dict[str, str] = {}
+    for match in _MDX_IMPORT.finditer(text):
+        target = posixpath.normpath(posixpath.join(folder, match.group("spec")))
+        names = [
+            n.split(" as ")[-1].strip() for n in match.group("names").replace("{", ",").replace("}", ",").split(",")
+        ]
+        for name in (n for n in names if n and n != "*"):
+            if target in files:
+                found[name] = target
+                continue
+            wanted = _normal(name)
+            for candidate in (f"{target}.mdx", f"{target}.md"):
+                if candidate in files:
+                    found[name] = candidate
+                    break
+            else:
+                inside = [
+                    f
+                    for f in files
+                    if posixpath.dirname(f) == target and _normal(posixpath.basename(f).rsplit(".", 1)[0]) == wanted
+                ]
+                if inside:
+                    found[name] = inside[0]
+    return found
+
+
+def _unresolved(path: str, text: str, files: Mapping[str, str]) -> list[str]:
+    """The components ``text`` imports from relative paths that no file in ``files`` answers."""
+    names = {
+        n.split(" as ")[-1].strip()
+        for m in _MDX_IMPORT.finditer(text)
+        for n in m.group("names").replace("{", ",").replace("}", ",").split(",")
+    }
+    known = mdx_imports(path, text, files)
+    return sorted(n for n in names if n and n != "*" and n not in known)
+
+
+def mdx_partials(files: Mapping[str, str]) -> set[str]:
+    """The MDX files of a Docusaurus source that pages import: parts of those pages, not pages of their own."""
+    return {p for path, text in files.items() if path.endswith(".mdx") for p in mdx_imports(path, text, files).values()}
+
+
+def mdx_blocks(text: str, path: str = "", files: Mapping[str, str] | None = None, depth: int = 0) -> str:
+    """An MDX page as Docusaurus shows it, in Markdown: import/export lines and JSX comments go; component
+    tags (``<Tabs ...>`` over several lines, ``<TabItem value="v4">``, ``<MvnBadge />``) go and the text
+    between them stays; a tab opens with its label in bold (from the ``Tabs`` values or its own label), as
+    the MkDocs tabs read; code blocks stay as they are."""
+    partials = mdx_imports(path, text, files) if files else {}
+    lines = text.split("\n")
+    out: list[str] = []
+    labels: dict[str, str] = {}
+    fences = Fences()
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if fences.step(line):
+            out.append(line)
+            i += 1
+            continue
+        if _MDX_MODULE.match(line) or _MDX_COMMENT.match(line):
+            i += 1
+            continue
+        if _MDX_IMPORT_START.match(line):  # an import over several lines: "import {" ... "} from './x';"
+            end = next((j for j in range(i, min(i + 60, len(lines))) if _MDX_FROM.search(lines[j])), None)
+            if end is not None:
+                i = end + 1
+                continue
+        opened = _JSX_OPEN.match(line)
+        if opened:
+            rest = "\n".join(lines[i:])
+            start = line.index("<")
+            end = _jsx_tag_end(rest, start)
+            if end < 0:  # never closed: not a tag after all, the line stays text
+                out.append(line)
+                i += 1
+                continue
+            tag = rest[start:end]
+            consumed = rest[:end].count("\n")
+            after = rest[end:].split("\n", 1)[0]
+            name = opened.group(2)
+            if not opened.group(1) and name in partials and depth < MAX_PARTIAL_DEPTH and files is not None:
+                # the partial's text stands where its component does, as the site renders it
+                partial = partials[name]
+                out.extend(mdx_blocks(_front_matter(files[partial])[1], partial, files, depth + 1).split("\n"))
+            elif not opened.group(1) and name == "Tabs":
+                labels = {
+                    (m.group("v1") or m.group("v2")): (m.group("l1") or m.group("l2"))
+                    for m in _TAB_VALUES.finditer(tag)
+                }
+            elif not opened.group(1) and name == "TabItem":
+                attrs = {m.group(1): m.group(2) or m.group(3) or m.group(4) or "" for m in _JSX_ATTR.finditer(tag)}
+                label = attrs.get("label") or labels.get(attrs.get("value", ""), "")
+                if label:
+                    out.append(f"**{label}:**")
+            if after.strip():
+                out.append(_JSX_INLINE.sub("", after))
+            i += consumed + 1
+            continue
+        line = _ADMONITION_BOLD.sub(r"\1\2", line)
+        out.append(_JSX_INLINE.sub("", line) if "<" in line else line)
+        i += 1
+    return "\n".join(out)
+
+
+def parse_page(
+    source: DocSource,
+    path: str,
+    raw: str,
+    links: dict[str, str] | None = None,
+    files: Mapping[str, str] | None = None,
+) -> Page | None:
+    """One Markdown file as a Page; None when it has no public address or no content. ``files`` (all files
+    of the source) lets an MDX page take in the partials it imports."""
     loio_match = _LOIO.search(raw[:2000])
-    url = page_url(source, path, loio_match.group(1) if loio_match else None)
+    meta, body = _front_matter(raw)
+    url = page_url(source, path, loio_match.group(1) if loio_match else None, meta)
     if url is None:
         return None
-    meta, body = _front_matter(raw)
     if source.site_style == "mkdocs":
         body = mkdocs_blocks(body)
+    elif source.site_style == "docusaurus":
+        body = mdx_blocks(body, path, files)
     if links:
-        body = _outside_fences(body, lambda prose: _relink(prose, source, path, links))
+        body = _outside_fences(body, lambda prose: _relink(prose, source, path, links, url))
     # headings keep their {#id} until sections are split; clean() drops attributes on other lines
     heading_attrs: dict[str, str] = {}
 
@@ -454,7 +622,8 @@ def parse_page(source: DocSource, path: str, raw: str, links: dict[str, str] | N
     text = clean(flatten_tables(body), meta=meta)
     for marker, attr in heading_attrs.items():
         text = text.replace(marker, " " + attr.strip())
-    title = meta.get("title") or _first_heading(text) or path.rsplit("/", 1)[-1][:-3]
+    name = path.rsplit("/", 1)[-1]
+    title = meta.get("title") or _first_heading(text) or name[: -len(page_suffix(source, path) or ".md")]
     sections = split_sections(text, title, source.section_level)
     if not sections:
         return None
@@ -469,10 +638,28 @@ def _first_heading(text: str) -> str | None:
     return None
 
 
-def _relink(text: str, source: DocSource, path: str, links: dict[str, str]) -> str:
+def _docusaurus_link(source: DocSource, page: str, target: str) -> str | None:
+    """Where a Docusaurus page's link without a file extension goes: the browser resolves it against the
+    page's own address (``http-client`` beside ``.../connectivity/destination-service``), a link starting
+    with "/" against the site (``/docs/java/...``)."""
+    if source.site_base is None or target.startswith("//"):
+        return None
+    if target.startswith("/"):
+        root = source.site_base.rstrip("/")
+        prefix = "/" + root.split("://", 1)[-1].partition("/")[2]
+        return root + (target[len(prefix) :] if prefix != "/" and target.startswith(prefix + "/") else target)
+    folder = page.rsplit("/", 1)[0]
+    scheme, _, rest = folder.partition("://")
+    host, _, route = rest.partition("/")
+    return f"{scheme}://{host}{posixpath.normpath('/' + posixpath.join(route, target))}"
+
+
+def _relink(text: str, source: DocSource, path: str, links: dict[str, str], page: str = "") -> str:
     """Links between pages of the source made public: ``other-123.md`` (SAP-docs) and capire's
     ``../guides/security/authentication#xsuaa-auth`` (no extension; a folder means its index page); a link
-    to another file of a repository published on GitHub goes to that file there (``file_url``)."""
+    to another file of a repository published on GitHub goes to that file there (``file_url``); on a
+    Docusaurus site a link to a file (``.md``, ``.mdx``) goes to that file's page, any other is relative
+    to the page's address."""
     folder = posixpath.dirname(path)
 
     def replace(match: re.Match[str]) -> str:
@@ -480,6 +667,12 @@ def _relink(text: str, source: DocSource, path: str, links: dict[str, str]) -> s
         if "://" in target or target.startswith("mailto:"):
             return match.group(0)
         resolved = posixpath.normpath(posixpath.join(folder, target))
+        if source.site_style == "docusaurus":
+            is_file = page_suffix(source, resolved) is not None
+            url = links.get(resolved) if is_file else _docusaurus_link(source, page, target)
+            if url is None:
+                return match.group(0)
+            return f"]({url}{match.group(2) or ''})"
         candidates = [resolved] if resolved.endswith(".md") else [f"{resolved}.md", f"{resolved}/index.md"]
         url = next((links[c] for c in candidates if c in links), None) or file_url(source, resolved)
         if url is None:
@@ -561,11 +754,22 @@ def load_source(source: DocSource, tar_path: str) -> tuple[str, list[Page], list
     commit, files = read_tarball(source, tar_path)
     raw = dict(files)
     redirects = parse_redirects(raw.pop(REDIRECTS, ""))
+    partials = set()
+    if source.site_style == "docusaurus":
+        # what pages import are parts of them; an MDX file without front matter (no id, no title) is such a
+        # part too even when no page imports it any more: the site lists pages by their front matter ids
+        partials = mdx_partials(raw) | {p for p, text in raw.items() if not _front_matter(text)[0]}
+        missing = sum(len(_unresolved(p, t, raw)) for p, t in raw.items() if p not in partials)
+        if missing:
+            _log.info("%s: %d imported MDX component(s) not in the tarball, left out", source.repo, missing)
+    everything = dict(raw)
+    for partial in partials:
+        raw.pop(partial, None)
     links: dict[str, str] = {}
     for path, text in raw.items():
         loio = _LOIO.search(text[:2000])
-        url = page_url(source, path, loio.group(1) if loio else None)
+        url = page_url(source, path, loio.group(1) if loio else None, _front_matter(text)[0])
         if url:
             links[path] = url
-    pages = [p for path, text in raw.items() if (p := parse_page(source, path, text, links)) is not None]
+    pages = [p for path, text in raw.items() if (p := parse_page(source, path, text, links, everything)) is not None]
     return commit, pages, redirects

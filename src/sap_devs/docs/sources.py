@@ -7,6 +7,9 @@ with and the guide (product, deliverable) its folder belongs to, as the reposito
 
 from __future__ import annotations
 
+import posixpath
+import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 CC_BY = "CC-BY-4.0"
@@ -23,6 +26,7 @@ PRODUCTS = (
     "integration-suite",
     "abap",
     "api-style-guide",
+    "cloud-sdk",
 )
 
 
@@ -40,10 +44,13 @@ class DocSource:
     # Sites that are not the Help Portal (the fields below are read for them only):
     on_github: bool = False  # the pages are read on GitHub itself: /blob/<branch>/<path>, GitHub heading anchors
     site_base: str | None = None  # where a static site publishes docs_dir; with site_style the URL rule
-    # "mkdocs": <stem>/ (use_directory_urls); "vitepress": <stem>.html; "vitepress-clean": <stem> (cleanUrls)
+    # "mkdocs": <stem>/ (use_directory_urls); "vitepress": <stem>.html; "vitepress-clean": <stem> (cleanUrls);
+    # "docusaurus": each first folder (folder_bases) is a docs plugin at site_base + its route base path,
+    # the page's address from its front matter (id, slug) as Docusaurus makes it (docusaurus_route)
     site_style: str = ""
     only: tuple[str, ...] = ()  # when set, the pages: these files, or files under these folders ("x/")
-    skip: tuple[str, ...] = ()  # files of docs_dir that are about the site or project, not the product
+    skip: tuple[str, ...] = ()  # files (or folders, "x/") of docs_dir about the site or project, not the product
+    folder_flavours: dict[str, str] = field(default_factory=dict)  # first folder -> the flavour its pages are
     readme_pages: bool = False  # README.md is a page (VitePress serves it as README.html)
     section_level: int = 3  # headings down to this level start sections (Clean ABAP's rules are h4)
     # pages made from data bundled with sap-devs, not from a tarball (the API reference): never synced, and no
@@ -381,6 +388,23 @@ SOURCES: tuple[DocSource, ...] = (
         "the SAP API Style Guide",
         help_base=f"{HELP}/SNG_4_APIDOC/53e39c8b7c924c28a2575be50bc09786",
     ),
+    # The SAP Cloud SDK site (docusaurus.config.js: url https://sap.github.io, baseUrl /cloud-sdk/, trailingSlash
+    # false) has a docs plugin per SDK: docs-js at routeBasePath docs/js (its current version; v1 lives in
+    # docs-js_versioned_docs/), docs-java at docs/java. Pages are .mdx; the release-notes archive and the
+    # video pages are left out (data/docs/README.md says why).
+    DocSource(
+        "SAP/cloud-sdk",
+        "cloud-sdk",
+        APACHE,
+        "the SAP Cloud SDK documentation",
+        docs_dir="",
+        site_base="https://sap.github.io/cloud-sdk/",
+        site_style="docusaurus",
+        folder_bases={"docs-js": "docs/js/", "docs-java": "docs/java/"},
+        only=("docs-js/", "docs-java/"),
+        skip=("docs-java/release-notes/", "docs-java/video/", "docs-js/video/", "docs-js/release-notes/"),
+        folder_flavours={"docs-js": "cap-node", "docs-java": "cap-java"},
+    ),
 )
 
 # One page per symbol of the OpenUI5 API data bundled for get_ui5_api (docs/api_reference.py): built with every
@@ -406,15 +430,29 @@ _NOT_PAGES = frozenset(
 )
 
 
+def page_suffix(source: DocSource, path: str) -> str | None:
+    """The Markdown extension ``path`` has for ``source`` (".md"; Docusaurus sites also ".mdx"), else None."""
+    if path.endswith(".md"):
+        return ".md"
+    if source.site_style == "docusaurus" and path.endswith(".mdx"):
+        return ".mdx"
+    return None
+
+
+def _listed(path: str, entries: tuple[str, ...]) -> bool:
+    return any(path == e or (e.endswith("/") and path.startswith(e)) for e in entries)
+
+
 def is_page(source: DocSource, path: str) -> bool:
     """Whether ``path`` (relative to the repository root) is a documentation page of ``source``."""
     name = path.rsplit("/", 1)[-1].lower()
-    if not path.endswith(".md") or (name in _NOT_PAGES and not (source.readme_pages and name == "readme.md")):
+    suffix = page_suffix(source, path)
+    if suffix is None or (name in _NOT_PAGES and not (source.readme_pages and name == "readme.md")):
         return False
     parts = path.split("/")
-    if any(p.startswith(".") for p in parts) or "LICENSES" in parts or path in source.skip:
+    if any(p.startswith(".") for p in parts) or "LICENSES" in parts or _listed(path, source.skip):
         return False
-    if source.only and not any(path == o or (o.endswith("/") and path.startswith(o)) for o in source.only):
+    if source.only and not _listed(path, source.only):
         return False
     return not source.docs_dir or path.startswith(source.docs_dir + "/")
 
@@ -427,10 +465,13 @@ def file_url(source: DocSource, path: str) -> str | None:
     return f"https://github.com/{source.repo}/blob/{source.branch}/{path}"
 
 
-def page_url(source: DocSource, path: str, loio: str | None) -> str | None:
-    """The public address of a page, or None when it cannot be derived (the page is then not indexed)."""
+def page_url(source: DocSource, path: str, loio: str | None, front: Mapping[str, str] | None = None) -> str | None:
+    """The public address of a page, or None when it cannot be derived (the page is then not indexed).
+    ``front`` is the page's front matter (a Docusaurus page's id and slug decide its address)."""
     if source.on_github:
         return file_url(source, path)
+    if source.site_style == "docusaurus":
+        return docusaurus_url(source, path, front or {})
     if source.site_base:
         return site_url(source, path)
     if loio is None:
@@ -459,3 +500,42 @@ def site_url(source: DocSource, path: str) -> str | None:
     if source.site_style == "vitepress-clean":
         return f"{source.site_base}{stem}"
     return None
+
+
+# Docusaurus' default number prefixes ("001-intro.mdx", "02_guides/"): not part of ids or addresses; a
+# name that starts like a version or a date ("5.0-upgrade-steps", "2021-01-x") keeps its digits
+_NUMBER_PREFIX = re.compile(r"^\d+\s*[-_.]+\s*(?=[^-_.\s])")
+_NOT_A_PREFIX = re.compile(r"^\d+[-_.]\d+")
+
+
+def _unprefixed(name: str) -> str:
+    return name if _NOT_A_PREFIX.match(name) else _NUMBER_PREFIX.sub("", name)
+
+
+def docusaurus_route(inner: str, front: Mapping[str, str]) -> str:
+    """A page's route below its docs plugin's base path, as Docusaurus makes it: number prefixes go from
+    folder and file names; the front matter ``id`` replaces the file name; a ``slug`` replaces the route
+    (relative to the page's folder, or to the base path when it starts with "/"); an index page
+    (index, README, or the file named like its folder) is its folder's route."""
+    folder, _, file = inner.rpartition("/")
+    raw_dirs = [d for d in folder.split("/") if d]
+    dirs = [_unprefixed(d) for d in raw_dirs]
+    name = file.rsplit(".", 1)[0]
+    slug = (front.get("slug") or "").strip()
+    if slug:
+        route = slug if slug.startswith("/") else "/".join([*dirs, slug])
+        return posixpath.normpath("/" + route).strip("/")
+    if name.lower() in ("index", "readme") or (raw_dirs and name.lower() == raw_dirs[-1].lower()):
+        return "/".join(dirs)
+    return "/".join([*dirs, (front.get("id") or "").strip() or _unprefixed(name)])
+
+
+def docusaurus_url(source: DocSource, path: str, front: Mapping[str, str]) -> str | None:
+    """The address of a page of a Docusaurus source: its folder's plugin base plus its route (the site
+    has trailingSlash false, so no slash at the end)."""
+    inner = path[len(source.docs_dir) + 1 :] if source.docs_dir else path
+    plugin, _, rest = inner.partition("/")
+    base = source.folder_bases.get(plugin)
+    if base is None or not rest or source.site_base is None:
+        return None
+    return f"{source.site_base}{base}{docusaurus_route(rest, front)}".rstrip("/")

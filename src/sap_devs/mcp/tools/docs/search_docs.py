@@ -47,6 +47,10 @@ PRODUCT_NAMES = {
     "clean-abap": "abap",
     "api-style": "api-style-guide",
     "sap-api-style-guide": "api-style-guide",
+    "sap-cloud-sdk": "cloud-sdk",
+    "cloudsdk": "cloud-sdk",
+    "cloud-sdk-js": "cloud-sdk",
+    "cloud-sdk-java": "cloud-sdk",
 }
 
 
