@@ -128,15 +128,21 @@ def packets(out: Path, parts: int) -> None:
     print(f"{len(questions)} questions, {len(key)} passages in {parts} packets under {out}")
 
 
-def score(out: Path) -> None:
-    questions = yaml.safe_load(QUESTIONS.read_text(encoding="utf-8"))
-    key = json.loads((out / "key.json").read_text(encoding="utf-8"))
+def _grades(out: Path, key: dict[str, dict]) -> dict[str, int]:
+    """passage id -> grade, from the judges' part-N.judged files of ``out`` (lines of other ids are ignored)."""
     grades: dict[str, int] = {}
     for judged in sorted(out.glob("part-*.judged")):
         for line in judged.read_text(encoding="utf-8").splitlines():
             fields = line.split(maxsplit=2)
             if len(fields) >= 2 and fields[0] in key and fields[1] in ("0", "1", "2"):
                 grades[fields[0]] = int(fields[1])
+    return grades
+
+
+def score(out: Path) -> None:
+    questions = yaml.safe_load(QUESTIONS.read_text(encoding="utf-8"))
+    key = json.loads((out / "key.json").read_text(encoding="utf-8"))
+    grades = _grades(out, key)
     missing = [cid for cid in key if cid not in grades]
     if missing:
         print(f"warning: {len(missing)} of {len(key)} passages not judged (counted as not answering)")
@@ -173,12 +179,7 @@ def carry(out: Path) -> None:
     the same page and sections (a passage they never saw counts as not answering, so the share is a floor)."""
     questions = yaml.safe_load(QUESTIONS.read_text(encoding="utf-8"))
     key = json.loads((out / "key.json").read_text(encoding="utf-8"))
-    grades: dict[str, int] = {}
-    for judged in sorted(out.glob("part-*.judged")):
-        for line in judged.read_text(encoding="utf-8").splitlines():
-            fields = line.split(maxsplit=2)
-            if len(fields) >= 2 and fields[0] in key and fields[1] in ("0", "1", "2"):
-                grades[fields[0]] = int(fields[1])
+    grades = _grades(out, key)
     known = {(e["question"], e["page"], tuple(e["sections"])): grades.get(cid, 0) for cid, e in key.items()}
     registry, ctx = Registry.default(), _context()
     answered = unseen = changed = 0

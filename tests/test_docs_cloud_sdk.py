@@ -3,9 +3,7 @@ page addresses by Docusaurus' rules, the Node.js and Java flavours, and sync of 
 
 from __future__ import annotations
 
-import io
 import os
-import tarfile
 from pathlib import Path
 
 import pytest
@@ -16,7 +14,7 @@ from sap_devs.docs.index import build
 from sap_devs.docs.ingest import load_source, mdx_blocks, parse_page
 from sap_devs.docs.sources import BY_REPO, PRODUCTS, docusaurus_route, is_page
 from tests.loopback import Loopback
-from tests.test_docs_sync import bases, docs_source, serve_commit, serve_tarball
+from tests.test_docs_sync import bases, docs_source, serve_commit, serve_tarball, tarball, use_bundled
 
 SDK = BY_REPO["sap/cloud-sdk"]
 TARBALL = Path(__file__).resolve().parent.parent / "data" / "docs" / "SAP+cloud-sdk.tar.gz"
@@ -102,16 +100,8 @@ def test_a_tag_that_never_closes_is_text_and_an_import_over_lines_goes() -> None
     assert "The value is <Something like this" in shown and "End." in shown
 
 
-def _tarball(files: dict[str, str], top: str = "cloud-sdk-" + "a" * 40, sha: str | None = None) -> bytes:
-    buffer = io.BytesIO()
-    headers = {"comment": sha} if sha else {}
-    with tarfile.open(fileobj=buffer, mode="w:gz", format=tarfile.PAX_FORMAT, pax_headers=headers) as tar:
-        for path, text in files.items():
-            data = text.encode()
-            info = tarfile.TarInfo(f"{top}/{path}")
-            info.size = len(data)
-            tar.addfile(info, io.BytesIO(data))
-    return buffer.getvalue()
+def _tarball(files: dict[str, str], top: str = "cloud-sdk-" + "a" * 40, sha: str = "a" * 40) -> bytes:
+    return tarball(SDK, sha, files, top=top)
 
 
 PARTIALS = {
@@ -252,23 +242,21 @@ def sdk_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     tar = tmp_path / "bundled.tar.gz"
     tar.write_bytes(_tarball({"docs-java/faq.mdx": "---\nid: faq\ntitle: FAQ\n---\n\nThe walrus answers.\n"}))
     _, pages, redirects = load_source(SDK, str(tar))
-    bundled = tmp_path / "bundled" / "docs.sqlite"
-    build(bundled, [(SDK, "a" * 40, pages, "bundled", None, redirects)])
-    monkeypatch.setattr(store, "bundled_path", lambda: bundled)
+    yield use_bundled(
+        monkeypatch, tmp_path / "bundled" / "docs.sqlite", [(SDK, "a" * 40, pages, "bundled", None, redirects)]
+    )
     store.reset()
-    yield bundled
-    store.reset()
+
+
+def _titles(word: str) -> list[str]:
+    hits, _ = store.current().search(word, product="cloud-sdk")
+    return [h.title for h in hits]
 
 
 @pytest.fixture
 def server():
     with Loopback().running() as srv:
         yield srv
-
-
-def _titles(word: str) -> list[str]:
-    hits, _ = store.current().search(word, product="cloud-sdk")
-    return [h.title for h in hits]
 
 
 @pytest.mark.anyio

@@ -73,12 +73,16 @@ def docs_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
         tar.write_bytes(tarball(source, sha, files))
         _, pages, redirects = load_source(source, str(tar))
         rows.append((source, sha, pages, "bundled", None, redirects))
-    bundled = tmp_path / "bundled" / "docs.sqlite"
-    build(bundled, rows)
-    monkeypatch.setattr(store, "bundled_path", lambda: bundled)
+    yield use_bundled(monkeypatch, tmp_path / "bundled" / "docs.sqlite", rows)
     store.reset()
-    yield bundled
+
+
+def use_bundled(monkeypatch: pytest.MonkeyPatch, path: Path, rows: list) -> Path:
+    """An index built from ``rows`` at ``path``, served as the bundled one (the store forgets what it had open)."""
+    build(path, rows)
+    monkeypatch.setattr(store, "bundled_path", lambda: path)
     store.reset()
+    return path
 
 
 @pytest.fixture
