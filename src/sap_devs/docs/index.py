@@ -332,6 +332,13 @@ class Doc:
 
 
 _QUOTE = re.compile(r'"')
+
+
+def _any_of(terms: Iterable[str]) -> str:
+    """An FTS5 query matching any of the analysed ``terms``, each as a phrase (quotes in a term dropped)."""
+    return " OR ".join(f'"{_QUOTE.sub("", t)}"' for t in terms)
+
+
 CAPIRE_BASE = "https://cap.cloud.sap/docs/"
 
 
@@ -459,7 +466,7 @@ class DocsIndex:
         common = self._sections * COMMON_SHARE
         rare = [g for g in groups if min(df.get(t, 0) for t in g) <= common]
         used = rare if len(rare) >= 2 or (rare and len(groups) <= 2) else groups
-        match = " OR ".join(f'"{_QUOTE.sub("", t)}"' for group in used for t in group)
+        match = _any_of(t for group in used for t in group)
         meta = (
             "SELECT s.id, s.page, s.heading, s.anchor, p.source, p.path, p.title, p.url, p.product, s.ord, p.flavour "
             "FROM sections s JOIN pages p ON p.id = s.page WHERE s.id IN ({})"
@@ -510,7 +517,7 @@ class DocsIndex:
         (a page the question names by its symbol may hold too few of its words to be among the best 200)."""
         if not pages:
             return []
-        match = " OR ".join(f'"{_QUOTE.sub("", t)}"' for group in groups for t in group)
+        match = _any_of(t for group in groups for t in group)
         marks = ",".join("?" * len(pages))
         sql = (
             "SELECT s.id, s.page, s.heading, s.anchor, bm25(fts, ?, ?, ?, ?), p.source, p.path, p.title, p.url, "
@@ -641,7 +648,7 @@ class DocsIndex:
             rare = [t for t in group if t not in frequent]
             if not rare or not rest:
                 continue
-            match = " OR ".join(f'"{_QUOTE.sub("", t)}"' for t in rare)
+            match = _any_of(rare)
             marks = ",".join("?" * len(rest))
             rows = self._con.execute(f"SELECT rowid FROM fts WHERE fts MATCH ? AND rowid IN ({marks})", [match, *rest])
             for (rowid,) in rows:
@@ -653,9 +660,7 @@ class DocsIndex:
         bits = self._bitmaps.pop(term, None)
         if bits is None:
             bits = bytearray(self._last_row // 8 + 1)
-            for (rowid,) in self._con.execute(
-                "SELECT rowid FROM fts WHERE fts MATCH ?", (f'"{_QUOTE.sub("", term)}"',)
-            ):
+            for (rowid,) in self._con.execute("SELECT rowid FROM fts WHERE fts MATCH ?", (_any_of([term]),)):
                 bits[rowid >> 3] |= 1 << (rowid & 7)
             if len(self._bitmaps) >= BITMAPS:
                 del self._bitmaps[next(iter(self._bitmaps))]
