@@ -85,10 +85,16 @@ def test_headers_that_never_end_are_closed_after_the_header_timeout(served: tupl
     trickle = _connect(port)
     trickle.sendall(b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n")
     started = time.monotonic()
+    closed_while_trickling = False
     for _ in range(3):  # a byte now and then does not restart the clock
         time.sleep(0.25)
-        trickle.sendall(b"X")
-    assert _closed_within(trickle, 10), "a request whose headers never end is never closed"
+        try:
+            trickle.sendall(b"X")
+        except (BrokenPipeError, ConnectionResetError):
+            # On a loaded machine the three sleeps can outlast the 1 s timeout: closed in time, as asked.
+            closed_while_trickling = True
+            break
+    assert closed_while_trickling or _closed_within(trickle, 10), "a request whose headers never end is never closed"
     assert _closed_within(silent, 10)
     assert time.monotonic() - started < 9  # the timeout is 1 s; the rest is a loaded machine
 

@@ -314,13 +314,15 @@ async def test_real_cli_serves_http_with_an_api_key(tmp_path: Path) -> None:
         deadline = time.monotonic() + 30
         while True:
             try:
-                if httpx.get(base + "/readyz").status_code == 200:
+                if httpx.get(base + "/readyz", timeout=10).status_code == 200:
                     break
             except httpx.TransportError:
                 pass
             assert proc.poll() is None and time.monotonic() < deadline, "server did not become ready"
             time.sleep(0.1)
-        assert httpx.post(base + "/mcp", json=INIT, headers=MCP_HEADERS).status_code == 401  # the user's keys apply
+        assert (
+            httpx.post(base + "/mcp", json=INIT, headers=MCP_HEADERS, timeout=30).status_code == 401
+        )  # the user's keys apply
         async with _client(base + "/mcp", "auto", key) as client:
             assert "search_docs" in {t.name for t in (await client.list_tools()).tools}
     finally:
