@@ -445,3 +445,38 @@ async def test_a_page_over_the_page_limit_is_left_out(server, docs_env) -> None:
     result = await sync(server, retries=0)
     assert result.status == "ok", result.message
     assert search("kraken") == ["capire/docs"] and search("squid") == []
+
+
+async def test_a_commit_with_far_fewer_pages_keeps_the_previous_pages(
+    server, docs_env, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A repository that moved its documentation folder upstream must not vanish from search."""
+    many = {f"guides/topic{n}.md": f"# Topic {n}\n\nThe walrus topic number {n}.\n" for n in range(12)}
+    tar = tmp_path / "many.tar.gz"
+    tar.write_bytes(tarball(CAP, SHA["cap1"], many))
+    _, pages, redirects = load_source(CAP, str(tar))
+    use_bundled(monkeypatch, tmp_path / "many" / "docs.sqlite", [(CAP, SHA["cap1"], pages, "bundled", None, redirects)])
+    serve_commit(server, CAP, SHA["cap2"])
+    moved = {"index.md": "# Capire\n\nThe docs moved to another folder; the octopus stays.\n"}
+    serve_tarball(server, CAP, SHA["cap2"], tarball(CAP, SHA["cap2"], moved))
+    result = await sync(server, retries=0)
+    assert result.status == "failed"
+    assert "has 1 documentation pages where the index has 12" in result.message
+    assert "moved or removed its documentation" in result.message
+    assert not (docs_sync.tarball_dir() / "capire+docs.tar.gz").exists()  # the refused tarball is not kept
+    assert len(search("walrus")) > 5 and search("octopus") == []
+    state = cache.read(docs_sync.CACHE_NAME)
+    assert state is None or "capire/docs" not in state.data["repos"]  # asked again next time
+
+
+async def test_a_source_may_shrink_a_little(server, docs_env, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    many = {f"guides/topic{n}.md": f"# Topic {n}\n\nThe walrus topic number {n}.\n" for n in range(12)}
+    tar = tmp_path / "many.tar.gz"
+    tar.write_bytes(tarball(CAP, SHA["cap1"], many))
+    _, pages, redirects = load_source(CAP, str(tar))
+    use_bundled(monkeypatch, tmp_path / "many" / "docs.sqlite", [(CAP, SHA["cap1"], pages, "bundled", None, redirects)])
+    serve_commit(server, CAP, SHA["cap2"])
+    fewer = {path: text.replace("walrus", "narwhal") for path, text in list(many.items())[:7]}
+    serve_tarball(server, CAP, SHA["cap2"], tarball(CAP, SHA["cap2"], fewer))
+    assert (await sync(server, retries=0)).status == "ok"
+    assert len(search("narwhal")) == 7 and search("walrus") == []

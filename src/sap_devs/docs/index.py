@@ -388,6 +388,10 @@ class DocsIndex:
             sections = self._con.execute("SELECT count(*) FROM sections").fetchone()[0]
         return pages, sections
 
+    def pages_per_source(self) -> dict[str, int]:
+        with self._lock:
+            return dict(self._con.execute("SELECT source, count(*) FROM pages GROUP BY source").fetchall())
+
     # -- search -----------------------------------------------------------------------------------
 
     def _frequencies(self, terms: Sequence[str]) -> dict[str, int]:

@@ -48,6 +48,7 @@ HOSTS = frozenset({"api.github.com", "codeload.github.com"})
 CACHE_NAME = "docs-sync"  # per repository the commit and ETag of the last answer; the index is the sqlite file
 TTL = dt.timedelta(days=1)
 MAX_TARBALL_BYTES = 200 * 1024 * 1024  # today's largest repository tarball is well below this
+SHRINK_MIN_PAGES, SHRINK_SHARE = 10, 0.5  # a source of 10+ pages whose new commit has under half of them
 CONCURRENT_DOWNLOADS = 2  # a tarball is held in memory until written: two at a time bounds the memory used
 SHA_MEDIA_TYPE = "application/vnd.github.sha"
 _SHA = re.compile(r"^[0-9a-f]{40}$")
@@ -142,8 +143,9 @@ def _ingest(source: DocSource, tar: Path, commit: str) -> tuple[list[Page], list
     return pages, redirects
 
 
-async def download(http: Http, ctx: FetchContext, source: DocSource, commit: str) -> Outcome:
-    """Download and ingest one repository at ``commit``; the tarball is kept in the cache folder."""
+async def download(http: Http, ctx: FetchContext, source: DocSource, commit: str, had: int = 0) -> Outcome:
+    """Download and ingest one repository at ``commit`` (whose previous commit had ``had`` pages in the
+    index); the tarball is kept in the cache folder once it is taken."""
     response = await http.get(ctx.url("github_codeload", f"/{source.repo}/tar.gz/{commit}"))
     if not response.content.startswith(b"\x1f\x8b"):
         raise FetchError(f"{source.repo} @ {short(commit)}: codeload answered something that is not a gzip tarball")
@@ -156,10 +158,22 @@ async def download(http: Http, ctx: FetchContext, source: DocSource, commit: str
     del response
     try:
         pages, redirects = await asyncio.to_thread(_ingest, source, tmp, commit)
+        check_not_shrunk(source, commit, len(pages), had)
         tmp.replace(folder / name)
     finally:
         tmp.unlink(missing_ok=True)
     return Outcome(source, "changed", commit, pages=pages, redirects=redirects)
+
+
+def check_not_shrunk(source: DocSource, commit: str, pages: int, had: int) -> None:
+    """Refuse a commit with far fewer pages than the index has: a repository that moved or dropped its
+    documentation folder (the UI5 CLI moved its docs once) would otherwise vanish from search."""
+    if had >= SHRINK_MIN_PAGES and pages < had * SHRINK_SHARE:
+        raise SapDevsError(
+            f"the tarball of {source.repo} @ {short(commit)} has {pages} documentation pages where the index "
+            f"has {had}: the repository has most likely moved or removed its documentation, which this sap-devs "
+            "version does not read yet (an update of sap-devs will)"
+        )
 
 
 def _current() -> DocsIndex | None:
@@ -225,6 +239,7 @@ def rebuild(
 async def fetch(http: Http, ctx: FetchContext) -> dict[str, Any]:
     index = _current()
     indexed = {s.repo: s for s in index.sources()} if index is not None else {}
+    had = index.pages_per_source() if index is not None else {}
     previous = ctx.previous if isinstance(ctx.previous, dict) else {}
     known: dict[str, dict[str, str]] = previous.get("repos") or {}
     sources = list(SOURCES)
@@ -239,7 +254,7 @@ async def fetch(http: Http, ctx: FetchContext) -> dict[str, Any]:
             if info is not None and same_commit(info.commit, commit):
                 return Outcome(source, "unchanged", commit, etag)
             async with downloads:
-                outcome = await download(http, ctx, source, commit)
+                outcome = await download(http, ctx, source, commit, had.get(source.repo, 0))
             outcome.etag = etag
             return outcome
         except FetchError as exc:
