@@ -155,6 +155,25 @@ def test_partials_are_part_of_the_page_that_imports_them_and_no_pages_of_their_o
     assert f"[JS]({SITE}js/overview)" in links
 
 
+def test_a_page_importing_the_folder_of_its_own_name_stays_a_page(tmp_path: Path) -> None:
+    # release-notes.mdx imports its notes from ./release-notes (the folder's index.js), not from itself
+    files = {
+        "docs-java/release-notes.mdx": (
+            "---\nid: release-notes\ntitle: Release Notes\n---\n\n"
+            "import { ReleaseNotes0To14 } from './release-notes';\n\n"
+            "## Should I update?\n\nThe walrus updates often.\n\n<ReleaseNotes0To14 />\n"
+        ),
+        "docs-java/release-notes/release-notes-0-to-14.mdx": "## 5.0.0\n\nThe archive.\n",
+    }
+    tar = tmp_path / "SAP+cloud-sdk.tar.gz"
+    tar.write_bytes(_tarball(files))
+    _, pages, _ = load_source(SDK, str(tar))
+    [page] = pages  # the archive is left out, the page itself is no partial of itself
+    assert page.url == f"{SITE}java/release-notes"
+    text = "\n".join(s.text for s in page.sections)
+    assert "The walrus updates often." in text and "The archive." not in text
+
+
 @pytest.mark.parametrize(
     ("inner", "front", "route"),
     [
@@ -188,6 +207,11 @@ KNOWN = {
     "docs-java/environments/kyma.mdx": f"{SITE}java/environments/kubernetes-kyma",
     "docs-java/troubleshooting.mdx": f"{SITE}java/troubleshooting-frequent-problems",
     "docs-java/overview.mdx": f"{SITE}java/overview-cloud-sdk-for-java",
+    "docs-java/features/bapi-and-rfc/overview.mdx": f"{SITE}java/features/bapi-and-rfc/overview",
+    "docs-java/guides/linux-how-to.mdx": f"{SITE}java/guides/sap-cloud-sdk-linux-how-to",
+    "docs-java/guides/tutorial-overview-sdk-java.mdx": f"{SITE}java/guides/tutorial-overview-sdk-java",
+    "docs-java/support.mdx": f"{SITE}java/support",
+    "docs-java/release-notes.mdx": f"{SITE}java/release-notes",
     "docs-js/features/odata/odata-v2-client.mdx": f"{SITE}js/features/odata/v2-client",
     "docs-js/features/odata/execute-odata-request.mdx": f"{SITE}js/features/odata/execute-request",
     "docs-js/features/openapi/generate-openapi-client.mdx": f"{SITE}js/features/openapi/generate-client",

@@ -484,7 +484,9 @@ def mdx_imports(path: str, text: str, files: Mapping[str, str]) -> dict[str, str
     ``files``. ``import Count from './common/count.mdx'`` names the file; ``import { Count } from
     './common/operations'`` goes through the folder's index.jsx, which re-exports its files by name, so
     the name is matched to a file of that folder (Count -> count.mdx, ETagFunctionImport ->
-    etag-function-import.mdx). Imports nothing in ``files`` answers are left out."""
+    etag-function-import.mdx). Imports nothing in ``files`` answers are left out, and so is the importing
+    file itself: docs-java/release-notes.mdx imports ``{ ReleaseNotes0To14 } from './release-notes'``, the
+    folder beside it (its index.js), which must not make the page a partial of itself."""
     folder = posixpath.dirname(path)
     found: dict[str, str] = {}
     for match in _MDX_IMPORT.finditer(text):
@@ -493,12 +495,12 @@ def mdx_imports(path: str, text: str, files: Mapping[str, str]) -> dict[str, str
             n.split(" as ")[-1].strip() for n in match.group("names").replace("{", ",").replace("}", ",").split(",")
         ]
         for name in (n for n in names if n and n != "*"):
-            if target in files:
+            if target in files and target != path:
                 found[name] = target
                 continue
             wanted = _normal(name)
             for candidate in (f"{target}.mdx", f"{target}.md"):
-                if candidate in files:
+                if candidate in files and candidate != path:
                     found[name] = candidate
                     break
             else:
