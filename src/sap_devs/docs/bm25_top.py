@@ -20,7 +20,7 @@ import sqlite3
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
 K1 = 1.2  # FTS5's bm25 constant (fts5_aux.c): a term adds less than idf * (K1 + 1) to a row's score
-GUESS = 0.8  # the limit-th best score, guessed as this share of the two largest idfs' sum (benchmarks)
+GUESS = 1.0  # the limit-th best score, guessed as this share of the two largest idfs' sum (benchmarks)
 MARGIN = 1e-9  # of the bound, against rounding in the sums
 _TOKEN = re.compile(r"[a-z0-9_]+")  # a term FTS5's tokenizer keeps as one token: its row count is its idf's
 

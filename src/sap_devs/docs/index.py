@@ -491,7 +491,8 @@ class DocsIndex:
         def rank(match: str) -> list[tuple[int, float]]:
             return self._con.execute(sql, [*WEIGHTS, match, *args]).fetchall()
 
-        ranked = bm25_top.best(rank, phrases, df, self._fts_rows, CANDIDATES)
+        # a product's few rows cost less to score than the split's second query costs to find (benchmarks)
+        ranked = bm25_top.best(rank, phrases, df, None if product else self._fts_rows, CANDIDATES)
         if not ranked:
             return []
         info = {r[0]: r for r in self._con.execute(meta.format(",".join("?" * len(ranked))), [r[0] for r in ranked])}
