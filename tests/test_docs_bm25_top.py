@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import random
 import sqlite3
+from pathlib import Path
 
 import pytest
 
 from sap_devs.docs import bm25_top, store
 from sap_devs.docs import index as docs_index
+from sap_devs.docs.build import build_from
+from tests.test_docs import _tarball
 
 WEIGHTS = (6.0, 3.0, 1.0, 2.0)
 # a few rare words, some common ones and filler, so questions mix both and many rows tie
@@ -188,3 +191,34 @@ def test_searches_with_and_without_the_split_rank_the_same(monkeypatch: pytest.M
     assert len(asked) > 2 * len(FILTERED) and all(hits for hits in split)  # most of them split
     monkeypatch.setattr(docs_index.bm25_top, "table_rows", lambda con: None)  # no bound known: the plain query
     assert _answers(docs_index.DocsIndex(store.bundled_path()), unfiltered=True) == split
+
+
+def test_sections_out_of_order_still_count_for_their_pages_product(tmp_path: Path) -> None:
+    cap = _tarball(
+        tmp_path,
+        "capire/docs",
+        {
+            "cds/cdl.md": "# CDL\n\nDefinitions.\n\n## Associations\n\nUnmanaged associations have an on condition.\n",
+            "guides/deployment/to-cf.md": "# Deploy to Cloud Foundry\n\nRun `cf push` after `mbt build`.\n",
+        },
+    )
+    conn = _tarball(
+        tmp_path,
+        "SAP-docs/btp-connectivity",
+        {
+            "docs/cloud-connector-2b8ee62.md": "<!-- loio2b8ee62d19db43649365f82f78b185a0 -->\n\n# Cloud Connector\n\nOn-premise.\n"
+        },
+    )
+    out = tmp_path / "docs.sqlite"
+    build_from({"capire/docs": (cap, "bundled", None), "SAP-docs/btp-connectivity": (conn, "bundled", None)}, out)
+    con = sqlite3.connect(out)  # the associations section now belongs to the connectivity page, written last
+    (moved,) = con.execute("SELECT id FROM sections WHERE heading LIKE '%Associations'").fetchone()
+    (page,) = con.execute("SELECT id FROM pages WHERE source = 'SAP-docs/btp-connectivity'").fetchone()
+    con.execute("UPDATE sections SET page = ? WHERE id = ?", (page, moved))
+    con.commit()
+    con.close()
+    index = docs_index.DocsIndex(out)
+    hits, _ = index.search("unmanaged associations on condition", product="connectivity")
+    assert [h.sids for h in hits] == [(moved,)]
+    assert all(moved not in h.sids for h in index.search("unmanaged associations on condition", product="cap")[0])
+    assert index._ranges_of("connectivity") is None and index._ranges_of("cap") is None  # both join instead
