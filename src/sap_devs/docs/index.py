@@ -459,7 +459,8 @@ class DocsIndex:
 
     def _candidates(self, groups: list[list[str]], df: dict[str, int], product: str | None) -> list[tuple]:
         """Sections by bm25 over the query's distinctive terms: a term in more than COMMON_SHARE of all
-        sections adds little to the ranking and a lot to the work, so it only counts in the coverage."""
+        sections adds little to the ranking and a lot to the work, so it only counts in the coverage. The best
+        CANDIDATES are the plain FTS5 query's, found scoring fewer rows (bm25_top)."""
         common = self._sections * COMMON_SHARE
         rare = [g for g in groups if min(df.get(t, 0) for t in g) <= common]
         used = rare if len(rare) >= 2 or (rare and len(groups) <= 2) else groups
