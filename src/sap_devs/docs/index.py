@@ -16,16 +16,15 @@ import shutil
 import sqlite3
 import threading
 import zlib
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from itertools import islice
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeAlias
 
 from sap_devs.docs import bm25_top, flavours, hints, questions, twins
 from sap_devs.docs.bm25_top import any_of as _any_of
 from sap_devs.docs.sources import REPO_ALIASES, DocSource
-from sap_devs.search.analysis import STOP_WORDS, _term, analyze
+from sap_devs.search.analysis import analyze
 
 if TYPE_CHECKING:  # the reader (ingest, with tarfile) is for building; a search never loads it
     from sap_devs.docs.ingest import Page
@@ -837,35 +836,18 @@ _WORDS = re.compile(r"[a-z0-9_]+")
 
 
 def _stems(text: str) -> set[str]:
-    # each distinct word once, through C-level set and map (a snippet reads up to 300 passages of every hit)
-    return set(map(_term, set(_WORDS.findall(text.lower())) - STOP_WORDS))
+    from sap_devs.search.analysis import STOP_WORDS, _term
 
-
-_PASSAGES = 300  # passages of a section a snippet looks at
-
-
-def _passages(body: str) -> Iterator[str]:
-    """The sentences and lines of ``body`` as ``_SENTENCE.split`` gives them, stripped, code fences left out,
-    read only as far as they are asked for (a reference page's section can hold thousands)."""
-    start = 0
-    for found in _SENTENCE.finditer(body):  # the pattern never matches empty: the pieces re.split makes
-        part = body[start : found.start()].strip()
-        if part and not part.startswith("```"):
-            yield part
-        start = found.end()
-    part = body[start:].strip()
-    if part and not part.startswith("```"):
-        yield part
+    return {_term(w) for w in _WORDS.findall(text.lower()) if w not in STOP_WORDS}
 
 
 def snippet(body: str, wanted: set[str], limit: int = SNIPPET_CHARS) -> str:
     """The passage of ``body`` that holds the most query terms, at most ``limit`` characters."""
-    # the best of the first _PASSAGES, then at most limit / 2 more to fill the snippet (each adds 2 characters)
-    parts = list(islice(_passages(body), _PASSAGES + limit))
+    parts = [p.strip() for p in _SENTENCE.split(body) if p.strip() and not p.strip().startswith("```")]
     if not parts:
         return body[:limit]
     best, best_score = 0, -1
-    for i, part in enumerate(parts[:_PASSAGES]):
+    for i, part in enumerate(parts[:300]):
         score = len(wanted & _stems(part[:600]))
         if score > best_score:
             best, best_score = i, score
