@@ -7,7 +7,9 @@ however often the term occurs: so a row holding only the most common terms of a 
 the sum of their bounds. When the best ``limit`` rows among those holding a rarer term score above that
 sum, no row holding only common terms can be among them (MaxScore, Turtle and Flood 1995). The rarer
 rows are scored by two queries that name every term once, so each row's bm25 is the one the plain query
-gives it: ``(rare) AND (common)`` and ``(rare) NOT (common)``. A guess of the threshold too high is seen
+gives it: ``(rare) AND (common)`` and ``(rare) NOT (common)`` (FTS5 adds a row's terms in the order a
+query names them: where three or more meet in a row the sum can differ in its last bit, so only rows
+whose scores agree to 15 digits could trade places). A guess of the threshold too high is seen
 from the answer and corrected once, with a split the answer proves; the plain query remains when no split
 can be proved.
 """
