@@ -21,7 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeAlias
 
-from sap_devs.docs import flavours, hints, questions, twins
+from sap_devs.docs import bm25_top, flavours, hints, questions, twins
+from sap_devs.docs.bm25_top import any_of as _any_of
 from sap_devs.docs.sources import REPO_ALIASES, DocSource
 from sap_devs.search.analysis import analyze
 
@@ -31,6 +32,7 @@ if TYPE_CHECKING:  # the reader (ingest, with tarfile) is for building; a search
 FORMAT = 5  # 4: pages carry their flavours; meta records the digest of what made the terms; 5: twins
 WEIGHTS = (6.0, 3.0, 1.0, 2.0)  # title, heading path, body, the questions the page answers
 CANDIDATES = 200  # sections ranked by FTS5 before pages are grouped
+PRODUCT_RANGES = 8  # a product filter on more runs of consecutive sections than this joins every match instead
 COVERAGE_TOP = 60  # of those, how many are checked for the share of the query they hold
 COMMON_SHARE = 0.15
 TITLE_BOOST = 1.0
@@ -331,14 +333,6 @@ class Doc:
     sections: list[tuple[str, str | None, str]]  # (heading path, anchor, markdown)
 
 
-_QUOTE = re.compile(r'"')
-
-
-def _any_of(terms: Iterable[str]) -> str:
-    """An FTS5 query matching any of the analysed ``terms``, each as a phrase (quotes in a term dropped)."""
-    return " OR ".join(f'"{_QUOTE.sub("", t)}"' for t in terms)
-
-
 CAPIRE_BASE = "https://cap.cloud.sap/docs/"
 
 
@@ -373,6 +367,8 @@ class DocsIndex:
         self._split_floor = max(2, int(self._sections * SPLIT_SHARE))
         self._titles: dict[int, frozenset[str]] = {}  # analysed page titles, filled as pages are ranked
         self._twin_of: dict[int, int] | None = None  # page -> first page of its twins, read at the first search
+        self._fts_rows = bm25_top.table_rows(self._con)  # the row count bm25 uses
+        self._product_ranges: dict[str, list[tuple[int, int]] | None] | None = None  # read at the first filter
 
     def close(self) -> None:
         self._con.close()
@@ -466,28 +462,78 @@ class DocsIndex:
 
     def _candidates(self, groups: list[list[str]], df: dict[str, int], product: str | None) -> list[tuple]:
         """Sections by bm25 over the query's distinctive terms: a term in more than COMMON_SHARE of all
-        sections adds little to the ranking and a lot to the work, so it only counts in the coverage."""
+        sections adds little to the ranking and a lot to the work, so it only counts in the coverage. The best
+        CANDIDATES are the plain FTS5 query's, found scoring fewer rows (bm25_top)."""
         common = self._sections * COMMON_SHARE
         rare = [g for g in groups if min(df.get(t, 0) for t in g) <= common]
         used = rare if len(rare) >= 2 or (rare and len(groups) <= 2) else groups
-        match = _any_of(t for group in used for t in group)
+        phrases = [t for group in used for t in group]
         meta = (
             "SELECT s.id, s.page, s.heading, s.anchor, p.source, p.path, p.title, p.url, p.product, s.ord, p.flavour "
             "FROM sections s JOIN pages p ON p.id = s.page WHERE s.id IN ({})"
         )
-        if product:  # the filter needs the page of every match: join before ranking
+        ranges = self._ranges_of(product) if product else None
+        if ranges is not None:  # FTS5 seeks to the product's rows, and scores only those
+            if not ranges:
+                return []
+            within = " OR ".join(["rowid BETWEEN ? AND ?"] * len(ranges))
+            sql = (
+                "SELECT rowid, bm25(fts, ?, ?, ?, ?) AS score FROM fts WHERE fts MATCH ? AND rowid BETWEEN ? AND ? "
+                f"AND ({within}) ORDER BY score LIMIT ?"
+            )
+            args: list[object] = [ranges[0][0], ranges[-1][1], *(i for r in ranges for i in r), CANDIDATES]
+        elif product:  # the filter needs the page of every match: join before ranking
             sql = (
                 "SELECT fts.rowid, bm25(fts, ?, ?, ?, ?) AS score FROM fts JOIN sections s ON s.id = fts.rowid "
                 "JOIN pages p ON p.id = s.page WHERE fts MATCH ? AND p.product = ? ORDER BY score LIMIT ?"
             )
-            ranked = self._con.execute(sql, [*WEIGHTS, match, product, CANDIDATES]).fetchall()
+            args = [product, CANDIDATES]
         else:  # rank the matches alone, then look up the few kept: joining every match first costs more
             sql = "SELECT rowid, bm25(fts, ?, ?, ?, ?) AS score FROM fts WHERE fts MATCH ? ORDER BY score LIMIT ?"
-            ranked = self._con.execute(sql, [*WEIGHTS, match, CANDIDATES]).fetchall()
+            args = [CANDIDATES]
+
+        def rank(match: str) -> list[tuple[int, float]]:
+            return self._con.execute(sql, [*WEIGHTS, match, *args]).fetchall()
+
+        # a product's few rows cost less to score than the split's second query costs to find (benchmarks)
+        ranked = bm25_top.best(rank, phrases, df, None if product else self._fts_rows, CANDIDATES)
         if not ranked:
             return []
         info = {r[0]: r for r in self._con.execute(meta.format(",".join("?" * len(ranked))), [r[0] for r in ranked])}
         return [(*info[sid][:4], score, *info[sid][4:]) for sid, score in ranked if sid in info]
+
+    def _ranges_of(self, product: str) -> list[tuple[int, int]] | None:
+        """The row ids of the sections of ``product``'s pages as a few ranges of consecutive ids, or None when
+        they are not (the filter then joins every match to its page). An index writes a page's sections after
+        it, source by source, so a product is one range per run of its pages; each range is checked to hold
+        nothing else (as many sections as ids) before it stands for the product."""
+        if self._product_ranges is None:
+            runs: dict[str, list[list[int]]] = {}  # product -> [first page, last page] of each run of its pages
+            last = None
+            for page, of in self._con.execute("SELECT id, product FROM pages ORDER BY id"):
+                if of == last:
+                    runs[of][-1][1] = page
+                else:
+                    runs.setdefault(of, []).append([page, page])
+                last = of
+            self._product_ranges = {
+                of: self._section_ranges(pages) if len(pages) <= PRODUCT_RANGES else None for of, pages in runs.items()
+            }
+        return self._product_ranges.get(product, [])
+
+    def _section_ranges(self, pages: list[list[int]]) -> list[tuple[int, int]] | None:
+        """The sections of each run of pages (first and last page id) as one range of row ids, None when a
+        run's sections are not consecutive ids."""
+        ranges = []
+        for first, final in pages:
+            count, low, high = self._con.execute(
+                "SELECT count(*), min(id), max(id) FROM sections WHERE page BETWEEN ? AND ?", (first, final)
+            ).fetchone()
+            if count and high - low + 1 != count:
+                return None
+            if count:
+                ranges.append((low, high))
+        return sorted(ranges)
 
     def _named(self, query: str, product: str | None = None) -> set[int]:
         """The API reference pages of the symbols ``query`` names: a full name, or a CamelCase short name of
