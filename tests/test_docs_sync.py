@@ -447,15 +447,21 @@ async def test_a_page_over_the_page_limit_is_left_out(server, docs_env) -> None:
     assert search("kraken") == ["capire/docs"] and search("squid") == []
 
 
-async def test_a_commit_with_far_fewer_pages_keeps_the_previous_pages(
-    server, docs_env, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A repository that moved its documentation folder upstream must not vanish from search."""
+def bundle_twelve_cap_pages(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
+    """A bundled index whose capire @ cap1 has twelve 'walrus' pages (enough for the shrink rule); its files."""
     many = {f"guides/topic{n}.md": f"# Topic {n}\n\nThe walrus topic number {n}.\n" for n in range(12)}
     tar = tmp_path / "many.tar.gz"
     tar.write_bytes(tarball(CAP, SHA["cap1"], many))
     _, pages, redirects = load_source(CAP, str(tar))
     use_bundled(monkeypatch, tmp_path / "many" / "docs.sqlite", [(CAP, SHA["cap1"], pages, "bundled", None, redirects)])
+    return many
+
+
+async def test_a_commit_with_far_fewer_pages_keeps_the_previous_pages(
+    server, docs_env, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A repository that moved its documentation folder upstream must not vanish from search."""
+    bundle_twelve_cap_pages(tmp_path, monkeypatch)
     serve_commit(server, CAP, SHA["cap2"])
     moved = {"index.md": "# Capire\n\nThe docs moved to another folder; the octopus stays.\n"}
     serve_tarball(server, CAP, SHA["cap2"], tarball(CAP, SHA["cap2"], moved))
@@ -470,11 +476,7 @@ async def test_a_commit_with_far_fewer_pages_keeps_the_previous_pages(
 
 
 async def test_a_source_may_shrink_a_little(server, docs_env, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    many = {f"guides/topic{n}.md": f"# Topic {n}\n\nThe walrus topic number {n}.\n" for n in range(12)}
-    tar = tmp_path / "many.tar.gz"
-    tar.write_bytes(tarball(CAP, SHA["cap1"], many))
-    _, pages, redirects = load_source(CAP, str(tar))
-    use_bundled(monkeypatch, tmp_path / "many" / "docs.sqlite", [(CAP, SHA["cap1"], pages, "bundled", None, redirects)])
+    many = bundle_twelve_cap_pages(tmp_path, monkeypatch)
     serve_commit(server, CAP, SHA["cap2"])
     fewer = {path: text.replace("walrus", "narwhal") for path, text in list(many.items())[:7]}
     serve_tarball(server, CAP, SHA["cap2"], tarball(CAP, SHA["cap2"], fewer))
