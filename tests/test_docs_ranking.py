@@ -333,3 +333,52 @@ def test_twins_are_found_again_for_the_pages_an_update_changed(tmp_path: Path, f
     also = {path.rsplit("/", 1)[-1] for h in audit for _, path, _ in h.also}
     assert also & {"retrieving-security-audit-log-0ff0004.md", "retrieving-security-audit-log-0ff0007.md"}
     assert not any("0ff0005" in h.path for h in audit if h.also)
+
+
+# SAP's Help Portal republishes kyma-project's module pages edited: the title reworded, a third of the text
+# its own; within one repository two pages of one title that share as much are siblings, not one page
+_ROTATION = [
+    f"Rotation step {n}: the platypus binding secret of namespace {n} is renewed by the operator." for n in range(30)
+]
+_EDITED = [s if n % 3 else f"In SAP BTP, note {n} about the platypus secret." for n, s in enumerate(_ROTATION)]
+_LIMITS = [f"Limit {n}: the echidna quota of subaccount {n} allows that many instances." for n in range(30)]
+_OTHER_LIMITS = [
+    s if n % 3 else f"For the global account, limit {n} of the echidna differs." for n, s in enumerate(_LIMITS)
+]
+
+
+def test_a_page_republished_edited_in_another_repository_takes_one_slot(tmp_path: Path) -> None:
+    istio = _tarball(
+        tmp_path,
+        "kyma-project/istio",
+        {"docs/user/rotate-bindings.md": "# Rotate Service Bindings\n\n" + " ".join(_ROTATION) + "\n"},
+    )
+    btp = _tarball(
+        tmp_path,
+        "SAP-docs/btp-cloud-platform",
+        {
+            "docs/30-development/rotating-service-bindings-0ff0010.md": f"<!-- loio{'1' * 32} -->\n\n"
+            "# Rotating Service Bindings\n\n" + " ".join(_EDITED) + "\n",
+            "docs/30-development/echidna-quotas-0ff0011.md": f"<!-- loio{'2' * 32} -->\n\n"
+            "# Echidna Quotas\n\n" + " ".join(_LIMITS) + "\n",
+            "docs/50-admin/echidna-quotas-0ff0012.md": f"<!-- loio{'3' * 32} -->\n\n"
+            "# Echidna Quotas\n\n" + " ".join(_OTHER_LIMITS) + "\n",
+            **FILLER,
+        },
+    )
+    out = tmp_path / "docs.sqlite"
+    build_from(
+        {"kyma-project/istio": (istio, "bundled", None), "SAP-docs/btp-cloud-platform": (btp, "bundled", None)}, out
+    )
+    index = DocsIndex(out)
+    hits = index.search("rotate platypus binding secret")[0]
+    assert len(hits) == 1 and {hits[0].path, *(path for _, path, _ in hits[0].also)} == {
+        "docs/user/rotate-bindings.md",
+        "docs/30-development/rotating-service-bindings-0ff0010.md",
+    }
+    siblings = index.search("echidna quota limit")[0]
+    assert sorted(h.path.rsplit("/", 1)[-1] for h in siblings) == [
+        "echidna-quotas-0ff0011.md",
+        "echidna-quotas-0ff0012.md",
+    ]
+    assert not any(h.also for h in siblings)
