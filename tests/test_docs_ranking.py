@@ -382,3 +382,21 @@ def test_a_page_republished_edited_in_another_repository_takes_one_slot(tmp_path
         "echidna-quotas-0ff0012.md",
     ]
     assert not any(h.also for h in siblings)
+
+
+def test_a_section_that_says_the_question_words_next_to_each_other_ranks_first(tmp_path: Path) -> None:
+    # the shorter page holds the words apart; the other says "wombat catalog" as the question does
+    scattered = "# Nightly Jobs\n\nA wombat team: export each catalog.\n"
+    adjacent = "# Nightly Jobs\n\nTo export a wombat catalog, run the nightly job app.\n"
+    ui5 = _tarball(
+        tmp_path,
+        "SAP-docs/sapui5",
+        {
+            "docs/10_More/nightly-jobs-0ff0020.md": f"<!-- loio{'7' * 32} -->\n\n{scattered}",
+            "docs/11_Other/nightly-jobs-0ff0021.md": f"<!-- loio{'8' * 32} -->\n\n{adjacent}",
+            **FILLER,
+        },
+    )
+    out = tmp_path / "docs.sqlite"
+    build_from({"SAP-docs/sapui5": (ui5, "bundled", None)}, out)
+    assert _paths(DocsIndex(out), "export the wombat catalog")[0].endswith("0ff0021.md")
