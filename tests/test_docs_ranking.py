@@ -400,3 +400,53 @@ def test_a_section_that_says_the_question_words_next_to_each_other_ranks_first(t
     out = tmp_path / "docs.sqlite"
     build_from({"SAP-docs/sapui5": (ui5, "bundled", None)}, out)
     assert _paths(DocsIndex(out), "export the wombat catalog")[0].endswith("0ff0021.md")
+
+
+def test_an_overview_page_answers_what_something_is_not_how_to_do_it(tmp_path: Path) -> None:
+    overview = (
+        "# What Is the Quokka Service\n\nThe quokka service keeps quokka quotas. Set quokka quotas, raise quokka "
+        "quotas and read quokka quotas: the quokka service does all of it.\n"
+    )
+    task = "# Quotas in the Cockpit\n\nTo set a quokka quota, open the cockpit, choose the subaccount and enter it.\n"
+    ui5 = _tarball(
+        tmp_path,
+        "SAP-docs/sapui5",
+        {
+            "docs/10_More/what-is-the-quokka-service-0ff0040.md": f"<!-- loio{'4' * 32} -->\n\n{overview}",
+            "docs/10_More/setting-quokka-quotas-0ff0041.md": f"<!-- loio{'5' * 32} -->\n\n{task}",
+            **FILLER,
+        },
+    )
+    out = tmp_path / "docs.sqlite"
+    build_from({"SAP-docs/sapui5": (ui5, "bundled", None)}, out)
+    index = DocsIndex(out)
+    assert _paths(index, "set the quokka quota")[0].endswith("0ff0041.md")
+    assert _paths(index, "what is the quokka service")[0].endswith("0ff0040.md")
+
+
+def test_the_cloud_sdk_pages_answer_questions_about_its_code_not_the_platform(tmp_path: Path) -> None:
+    sdk = _tarball(
+        tmp_path,
+        "SAP/cloud-sdk",
+        {
+            "docs-java/features/connectivity/009-wombat.mdx": "---\nid: wombat\ntitle: Wombat Destinations\n---\n\n"
+            "Read a wombat destination: the wombat destination lookup of the SDK.\n"
+        },
+    )
+    connectivity = _tarball(
+        tmp_path,
+        "SAP-docs/btp-connectivity",
+        {
+            "docs/1-connectivity-documentation/wombat-destinations-0ff0050.md": f"<!-- loio{'6' * 32} -->\n\n"
+            "# Destinations for Wombats\n\nCreate the wombat destination in the cockpit; its lookup needs a token.\n",
+            **FILLER,
+        },
+    )
+    out = tmp_path / "docs.sqlite"
+    build_from(
+        {"SAP/cloud-sdk": (sdk, "bundled", None), "SAP-docs/btp-connectivity": (connectivity, "bundled", None)}, out
+    )
+    index = DocsIndex(out)
+    assert _paths(index, "wombat destination lookup")[0].endswith("0ff0050.md")
+    assert _paths(index, "wombat destination lookup in Java")[0].endswith("009-wombat.mdx")
+    assert _paths(index, "wombat destination lookup with the Cloud SDK")[0].endswith("009-wombat.mdx")

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TypeAlias
 
 from sap_devs.docs import flavours, hints, questions, twins
-from sap_devs.docs.sources import REPO_ALIASES, DocSource
+from sap_devs.docs.sources import REPO_ALIASES, SOURCES, DocSource
 from sap_devs.search.analysis import analyze
 
 if TYPE_CHECKING:  # the reader (ingest, with tarfile) is for building; a search never loads it
@@ -57,6 +57,11 @@ _SPELLED_WORD = re.compile(r"[a-z]+")
 _SPELLED_WORDS = 64
 SPELLED_WEIGHT = 2.0  # an API reference page of a symbol the question spells out as words ("message strip")
 _SHORT_NAMES_MAX = 6  # a short name more symbols share than this names none of them
+_OVERVIEW = re.compile(r"^(?:what is|what's|overview|introduction|about)\b", re.I)
+_ASKS_OVERVIEW = re.compile(r"\bwhat(?: is|'s| are)\b|\boverview\b|\bintroduc|\bexplain\b|\bdifference\b", re.I)
+OVERVIEW_WEIGHT = 0.7  # a "What Is ..." / overview page, for a question that does not ask what something is
+LIBRARY_WEIGHT = 0.7  # a page of a library's documentation (the Cloud SDK), for a question naming no language
+_LIBRARIES = frozenset(s.repo.lower() for s in SOURCES if s.folder_flavours)
 _CHANGE_LOG = re.compile(r"what'?s new|new and changed|release notes?|patch releases?|change ?log", re.I)
 SNIPPET_CHARS = 300
 _TYPO_MIN, _TYPO_MAX = 4, 40
@@ -466,7 +471,9 @@ class DocsIndex:
             # a named page's sections are checked for coverage wherever their bm25 put them
             held: dict[int, set[int]] = self._held([r[0] for r in rows[COVERAGE_TOP:] if r[1] in weights], groups)
             hinted = hints.of_query(analysed[:64])
-            hits = self._rank_pages(rows, groups, flavours.of_query(query), held, hinted, weights)
+            asked = flavours.of_query(query)
+            general = _ASKS_OVERVIEW.search(query) is not None
+            hits = self._rank_pages(rows, groups, asked, held, hinted, weights, general)
             top = hits[:limit]
             held.update(self._held([sid for h in top for sid in h.sids if sid not in held], groups))
             return [self._finished(h, groups, len(terms), held) for h in top], len(hits)
@@ -572,6 +579,7 @@ class DocsIndex:
         held: dict[int, set[int]],
         hinted: frozenset[str] = frozenset(),
         named: dict[int, float] | None = None,
+        general: bool = True,
     ) -> list[Hit]:
         """Sections scored by bm25 and by how much of the query they cover; pages by their best sections and
         by how much of the query their title says, pages of another flavour than the one asked for set back;
@@ -589,6 +597,7 @@ class DocsIndex:
             value = -row[4] * (0.4 + 0.6 * share) * (1 + PHRASE_BOOST * phrased.get(row[0], 0.0))
             by_page.setdefault(row[1], []).append((value, row))
         wanted = [set(g) for g in groups]
+        coded = any(flavours.BY_NAME[f].axis == "cap" for f in asked)  # the question names Node.js or Java
         superseded_wanted = any(t.startswith(("deprecat", "neo", "obsolet")) for g in groups for t in g)
         pages: list[Hit] = []
         for scored in by_page.values():
@@ -609,6 +618,10 @@ class DocsIndex:
                 value *= SUPERSEDED_WEIGHT  # deprecated APIs and the retiring Neo environment: only when asked for
             if _CHANGE_LOG.search(title):
                 value *= CHANGE_LOG_WEIGHT  # release notes mention everything once; they rarely explain it
+            if not general and _OVERVIEW.search(title):
+                value *= OVERVIEW_WEIGHT  # an overview names every task of its product once; it rarely does one
+            if source.lower() in _LIBRARIES and source.lower() not in hinted and not coded:
+                value *= LIBRARY_WEIGHT  # the SDK's pages retell the platform's (destinations, Kyma) for its code
             if asked and flavours.other_flavour(page_flavours, asked):
                 value *= FLAVOUR_WEIGHT
             if source.lower() in hinted:
