@@ -55,6 +55,7 @@ _SYMBOL = re.compile(
 _SYMBOLS_MAX = 8
 _SPELLED_WORD = re.compile(r"[a-z]+")
 _SPELLED_WORDS = 64
+_SPELLED_KINDS = (b"Control", b"Element")
 SPELLED_WEIGHT = 2.0  # an API reference page of a symbol the question spells out as words ("message strip")
 _SHORT_NAMES_MAX = 6  # a short name more symbols share than this names none of them
 _OVERVIEW = re.compile(r"^(?:what is|what's|overview|introduction|about)\b", re.I)
@@ -531,7 +532,7 @@ class DocsIndex:
         return found
 
     def _spelled(self, query: str, product: str | None = None) -> set[int]:
-        """The API reference pages of the controls and classes ``query`` spells out as words ("message strip"
+        """The API reference pages of the controls ``query`` spells out as words ("message strip"
         for MessageStrip, "icon tab bar" for IconTabBar): two or three neighbouring words that together are
         the short name of one live symbol (a single word, "select" or "table", names too many things)."""
         from sap_devs.docs.sources import API_REFERENCE
@@ -540,9 +541,16 @@ class DocsIndex:
             return set()
         if self._short_names is None:
             by_name: dict[str, list[tuple[int, str]]] = {}
-            rows = self._con.execute("SELECT id, path, title FROM pages WHERE source = ?", (API_REFERENCE.repo,))
-            for page, path, title in rows:
-                if not _SUPERSEDED.search(title):
+            rows = self._con.execute(
+                "SELECT p.id, p.path, p.title, s.body FROM pages p JOIN sections s ON s.page = p.id AND s.ord = 0 "
+                "WHERE p.source = ?",
+                (API_REFERENCE.repo,),
+            )
+            for page, path, title, body in rows:
+                # a page's opening says what the symbol is ("Control `sap.m.Input` of ..."): the words of a
+                # control's name are the control ("list binding" is the guides' topic, not the ListBinding class)
+                kind = zlib.decompressobj().decompress(body, 16).split(b" ", 1)[0]
+                if kind in _SPELLED_KINDS and not _SUPERSEDED.search(title):
                     by_name.setdefault(re.split(r"[./]", path)[-1].lower(), []).append((page, path))
             self._short_names = {
                 name: {p for p, path in found if path.count(".") == min(q.count(".") for _, q in found)}
