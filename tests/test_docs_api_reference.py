@@ -161,6 +161,20 @@ def test_the_bundled_index_finds_a_control_by_what_it_does() -> None:
 
 
 @needs_bundled
+def test_a_control_the_question_spells_out_as_words_comes_first() -> None:
+    store.reset()
+    index = store.current()
+
+    def first(query: str) -> str:
+        return index.search(query, limit=3)[0][0].path
+
+    # "icon tab bar" is IconTabBar, "step input" StepInput: named without its CamelCase, still named
+    assert first("icon tab bar with a counter on each tab") == "sap.m.IconTabBar"
+    assert first("step input to raise a quantity with plus and minus buttons") == "sap.m.StepInput"
+    assert first("segmented button for choosing one of three views") == "sap.m.SegmentedButton"
+
+
+@needs_bundled
 async def test_read_doc_reads_an_api_page_with_sections_and_attribution(tmp_path: Path) -> None:
     is_error, text, page = await call("read_doc", id="UI5/openui5:sap.m.Input")
     assert not is_error, text

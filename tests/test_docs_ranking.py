@@ -333,3 +333,120 @@ def test_twins_are_found_again_for_the_pages_an_update_changed(tmp_path: Path, f
     also = {path.rsplit("/", 1)[-1] for h in audit for _, path, _ in h.also}
     assert also & {"retrieving-security-audit-log-0ff0004.md", "retrieving-security-audit-log-0ff0007.md"}
     assert not any("0ff0005" in h.path for h in audit if h.also)
+
+
+# SAP's Help Portal republishes kyma-project's module pages edited: the title reworded, a third of the text
+# its own; within one repository two pages of one title that share as much are siblings, not one page
+_ROTATION = [
+    f"Rotation step {n}: the platypus binding secret of namespace {n} is renewed by the operator." for n in range(30)
+]
+_EDITED = [s if n % 3 else f"In SAP BTP, note {n} about the platypus secret." for n, s in enumerate(_ROTATION)]
+_LIMITS = [f"Limit {n}: the echidna quota of subaccount {n} allows that many instances." for n in range(30)]
+_OTHER_LIMITS = [
+    s if n % 3 else f"For the global account, limit {n} of the echidna differs." for n, s in enumerate(_LIMITS)
+]
+
+
+def test_a_page_republished_edited_in_another_repository_takes_one_slot(tmp_path: Path) -> None:
+    istio = _tarball(
+        tmp_path,
+        "kyma-project/istio",
+        {"docs/user/rotate-bindings.md": "# Rotate Service Bindings\n\n" + " ".join(_ROTATION) + "\n"},
+    )
+    btp = _tarball(
+        tmp_path,
+        "SAP-docs/btp-cloud-platform",
+        {
+            "docs/30-development/rotating-service-bindings-0ff0010.md": f"<!-- loio{'1' * 32} -->\n\n"
+            "# Rotating Service Bindings\n\n" + " ".join(_EDITED) + "\n",
+            "docs/30-development/echidna-quotas-0ff0011.md": f"<!-- loio{'2' * 32} -->\n\n"
+            "# Echidna Quotas\n\n" + " ".join(_LIMITS) + "\n",
+            "docs/50-admin/echidna-quotas-0ff0012.md": f"<!-- loio{'3' * 32} -->\n\n"
+            "# Echidna Quotas\n\n" + " ".join(_OTHER_LIMITS) + "\n",
+            **FILLER,
+        },
+    )
+    out = tmp_path / "docs.sqlite"
+    build_from(
+        {"kyma-project/istio": (istio, "bundled", None), "SAP-docs/btp-cloud-platform": (btp, "bundled", None)}, out
+    )
+    index = DocsIndex(out)
+    hits = index.search("rotate platypus binding secret")[0]
+    assert len(hits) == 1 and {hits[0].path, *(path for _, path, _ in hits[0].also)} == {
+        "docs/user/rotate-bindings.md",
+        "docs/30-development/rotating-service-bindings-0ff0010.md",
+    }
+    siblings = index.search("echidna quota limit")[0]
+    assert sorted(h.path.rsplit("/", 1)[-1] for h in siblings) == [
+        "echidna-quotas-0ff0011.md",
+        "echidna-quotas-0ff0012.md",
+    ]
+    assert not any(h.also for h in siblings)
+
+
+def test_a_section_that_says_the_question_words_next_to_each_other_ranks_first(tmp_path: Path) -> None:
+    # the shorter page holds the words apart; the other says "wombat catalog" as the question does
+    scattered = "# Nightly Jobs\n\nA wombat team: export each catalog.\n"
+    adjacent = "# Nightly Jobs\n\nTo export a wombat catalog, run the nightly job app.\n"
+    ui5 = _tarball(
+        tmp_path,
+        "SAP-docs/sapui5",
+        {
+            "docs/10_More/nightly-jobs-0ff0020.md": f"<!-- loio{'7' * 32} -->\n\n{scattered}",
+            "docs/11_Other/nightly-jobs-0ff0021.md": f"<!-- loio{'8' * 32} -->\n\n{adjacent}",
+            **FILLER,
+        },
+    )
+    out = tmp_path / "docs.sqlite"
+    build_from({"SAP-docs/sapui5": (ui5, "bundled", None)}, out)
+    assert _paths(DocsIndex(out), "export the wombat catalog")[0].endswith("0ff0021.md")
+
+
+def test_an_overview_page_answers_what_something_is_not_how_to_do_it(tmp_path: Path) -> None:
+    overview = (
+        "# What Is the Quokka Service\n\nThe quokka service keeps quokka quotas. Set quokka quotas, raise quokka "
+        "quotas and read quokka quotas: the quokka service does all of it.\n"
+    )
+    task = "# Quotas in the Cockpit\n\nTo set a quokka quota, open the cockpit, choose the subaccount and enter it.\n"
+    ui5 = _tarball(
+        tmp_path,
+        "SAP-docs/sapui5",
+        {
+            "docs/10_More/what-is-the-quokka-service-0ff0040.md": f"<!-- loio{'4' * 32} -->\n\n{overview}",
+            "docs/10_More/setting-quokka-quotas-0ff0041.md": f"<!-- loio{'5' * 32} -->\n\n{task}",
+            **FILLER,
+        },
+    )
+    out = tmp_path / "docs.sqlite"
+    build_from({"SAP-docs/sapui5": (ui5, "bundled", None)}, out)
+    index = DocsIndex(out)
+    assert _paths(index, "set the quokka quota")[0].endswith("0ff0041.md")
+    assert _paths(index, "what is the quokka service")[0].endswith("0ff0040.md")
+
+
+def test_the_cloud_sdk_pages_answer_questions_about_its_code_not_the_platform(tmp_path: Path) -> None:
+    sdk = _tarball(
+        tmp_path,
+        "SAP/cloud-sdk",
+        {
+            "docs-java/features/connectivity/009-wombat.mdx": "---\nid: wombat\ntitle: Wombat Destinations\n---\n\n"
+            "Read a wombat destination: the wombat destination lookup of the SDK.\n"
+        },
+    )
+    connectivity = _tarball(
+        tmp_path,
+        "SAP-docs/btp-connectivity",
+        {
+            "docs/1-connectivity-documentation/wombat-destinations-0ff0050.md": f"<!-- loio{'6' * 32} -->\n\n"
+            "# Destinations for Wombats\n\nCreate the wombat destination in the cockpit; its lookup needs a token.\n",
+            **FILLER,
+        },
+    )
+    out = tmp_path / "docs.sqlite"
+    build_from(
+        {"SAP/cloud-sdk": (sdk, "bundled", None), "SAP-docs/btp-connectivity": (connectivity, "bundled", None)}, out
+    )
+    index = DocsIndex(out)
+    assert _paths(index, "wombat destination lookup")[0].endswith("0ff0050.md")
+    assert _paths(index, "wombat destination lookup in Java")[0].endswith("009-wombat.mdx")
+    assert _paths(index, "wombat destination lookup with the Cloud SDK")[0].endswith("009-wombat.mdx")

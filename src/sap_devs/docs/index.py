@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import itertools
 import json
 import re
 import shutil
@@ -23,7 +24,7 @@ from typing import TYPE_CHECKING, TypeAlias
 
 from sap_devs.docs import bm25_top, flavours, hints, questions, twins
 from sap_devs.docs.bm25_top import any_of as _any_of
-from sap_devs.docs.sources import REPO_ALIASES, DocSource
+from sap_devs.docs.sources import REPO_ALIASES, SOURCES, DocSource
 from sap_devs.search.analysis import analyze
 
 if TYPE_CHECKING:  # the reader (ingest, with tarfile) is for building; a search never loads it
@@ -36,6 +37,8 @@ PRODUCT_RANGES = 8  # a product filter on more runs of consecutive sections than
 COVERAGE_TOP = 60  # of those, how many are checked for the share of the query they hold
 COMMON_SHARE = 0.15
 TITLE_BOOST = 1.0
+PHRASE_BOOST = 0.5  # a checked section holding all the question's neighbouring word pairs side by side: x1.5
+PAIRS_MAX = 8
 PAGE_COVERAGE = 1.0  # the share of the question a page's checked sections and title hold together
 HINT_BOOST = 1.5  # a page of the product the question names (hints.py)
 SECTION_WEIGHTS = (0.3, 0.15)  # the second and third best sections of a page add this share of their score
@@ -52,7 +55,16 @@ _SYMBOL = re.compile(
     r"(?<![\w$./:])((?:module:)?[A-Za-z_$][\w$]*(?:[./][A-Za-z_$][\w$]*)+|[A-Z]+[a-z0-9]*(?:[A-Z][a-z0-9]+)+)(?![\w$])"
 )
 _SYMBOLS_MAX = 8
+_SPELLED_WORD = re.compile(r"[a-z]+")
+_SPELLED_WORDS = 64
+_SPELLED_KINDS = (b"Control", b"Element")
+SPELLED_WEIGHT = 2.0  # an API reference page of a symbol the question spells out as words ("message strip")
 _SHORT_NAMES_MAX = 6  # a short name more symbols share than this names none of them
+_OVERVIEW = re.compile(r"^(?:what is|what's|overview|introduction|about)\b", re.I)
+_ASKS_OVERVIEW = re.compile(r"\bwhat(?: is|'s| are)\b|\boverview\b|\bintroduc|\bexplain\b|\bdifference\b", re.I)
+OVERVIEW_WEIGHT = 0.7  # a "What Is ..." / overview page, for a question that does not ask what something is
+LIBRARY_WEIGHT = 0.7  # a page of a library's documentation (the Cloud SDK), for a question naming no language
+_LIBRARIES = frozenset(s.repo.lower() for s in SOURCES if s.folder_flavours)
 _CHANGE_LOG = re.compile(r"what'?s new|new and changed|release notes?|patch releases?|change ?log", re.I)
 SNIPPET_CHARS = 300
 _TYPO_MIN, _TYPO_MAX = 4, 40
@@ -366,6 +378,7 @@ class DocsIndex:
         self._bitmaps: dict[str, bytearray] = {}  # term -> its sections, least recently used first
         self._split_floor = max(2, int(self._sections * SPLIT_SHARE))
         self._titles: dict[int, frozenset[str]] = {}  # analysed page titles, filled as pages are ranked
+        self._short_names: dict[str, set[int]] | None = None  # API symbol short name -> its live pages
         self._twin_of: dict[int, int] | None = None  # page -> first page of its twins, read at the first search
         self._fts_rows = bm25_top.table_rows(self._con)  # the row count bm25 uses
         self._product_ranges: dict[str, list[tuple[int, int]] | None] | None = None  # read at the first filter
@@ -451,11 +464,17 @@ class DocsIndex:
                 return [], 0
             rows = self._candidates(groups, df, product)
             named = self._named(query, product)
-            rows += self._named_rows(groups, named - {r[1] for r in rows})
+            weights = {
+                **dict.fromkeys(self._spelled(query, product), SPELLED_WEIGHT),
+                **dict.fromkeys(named, NAMED_WEIGHT),
+            }
+            rows += self._named_rows(groups, set(weights) - {r[1] for r in rows})
             # a named page's sections are checked for coverage wherever their bm25 put them
-            held: dict[int, set[int]] = self._held([r[0] for r in rows[COVERAGE_TOP:] if r[1] in named], groups)
+            held: dict[int, set[int]] = self._held([r[0] for r in rows[COVERAGE_TOP:] if r[1] in weights], groups)
             hinted = hints.of_query(analysed[:64])
-            hits = self._rank_pages(rows, groups, flavours.of_query(query), held, hinted, named)
+            asked = flavours.of_query(query)
+            general = _ASKS_OVERVIEW.search(query) is not None
+            hits = self._rank_pages(rows, groups, asked, held, hinted, weights, general)
             top = hits[:limit]
             held.update(self._held([sid for h in top for sid in h.sids if sid not in held], groups))
             return [self._finished(h, groups, len(terms), held) for h in top], len(hits)
@@ -562,6 +581,40 @@ class DocsIndex:
             found.update(r[0] for r in live if r[1].count(".") == fewest)
         return found
 
+    def _spelled(self, query: str, product: str | None = None) -> set[int]:
+        """The API reference pages of the controls ``query`` spells out as words ("message strip"
+        for MessageStrip, "icon tab bar" for IconTabBar): two or three neighbouring words that together are
+        the short name of one live symbol (a single word, "select" or "table", names too many things)."""
+        from sap_devs.docs.sources import API_REFERENCE
+
+        if product and product != API_REFERENCE.product:
+            return set()
+        if self._short_names is None:
+            by_name: dict[str, list[tuple[int, str]]] = {}
+            rows = self._con.execute(
+                "SELECT p.id, p.path, p.title, s.body FROM pages p JOIN sections s ON s.page = p.id AND s.ord = 0 "
+                "WHERE p.source = ?",
+                (API_REFERENCE.repo,),
+            )
+            for page, path, title, body in rows:
+                # a page's opening says what the symbol is ("Control `sap.m.Input` of ..."): the words of a
+                # control's name are the control ("list binding" is the guides' topic, not the ListBinding class)
+                kind = zlib.decompressobj().decompress(body, 16).split(b" ", 1)[0]
+                if kind in _SPELLED_KINDS and not _SUPERSEDED.search(title):
+                    by_name.setdefault(re.split(r"[./]", path)[-1].lower(), []).append((page, path))
+            self._short_names = {
+                name: {p for p, path in found if path.count(".") == min(q.count(".") for _, q in found)}
+                for name, found in by_name.items()
+            }
+        words = _SPELLED_WORD.findall(query.lower())[:_SPELLED_WORDS]
+        found: set[int] = set()
+        for n in (3, 2):
+            for i in range(len(words) - n + 1):
+                pages = self._short_names.get("".join(words[i : i + n]), set())
+                if len(pages) <= _SHORT_NAMES_MAX:
+                    found |= pages
+        return found
+
     def _named_rows(self, groups: list[list[str]], pages: set[int]) -> list[tuple]:
         """Candidate rows for the sections of ``pages`` that match the query, scored as ``_candidates`` scores
         (a page the question names by its symbol may hold too few of its words to be among the best 200)."""
@@ -583,7 +636,8 @@ class DocsIndex:
         asked: frozenset[str],
         held: dict[int, set[int]],
         hinted: frozenset[str] = frozenset(),
-        named: set[int] = frozenset(),  # type: ignore[assignment]
+        named: dict[int, float] | None = None,
+        general: bool = True,
     ) -> list[Hit]:
         """Sections scored by bm25 and by how much of the query they cover; pages by their best sections and
         by how much of the query their title says, pages of another flavour than the one asked for set back;
@@ -595,10 +649,13 @@ class DocsIndex:
         # (value, row) per section, grouped by page in the order pages first appear; a Hit is made only for
         # each page's best section (one per row cost more than the ranking itself)
         by_page: dict[int, list[tuple[float, tuple]]] = {}
+        phrased = self._phrased([r[0] for r in rows[:COVERAGE_TOP]], groups)
         for row in rows:
             share = len(held.get(row[0], ())) / len(groups)
-            by_page.setdefault(row[1], []).append((-row[4] * (0.4 + 0.6 * share), row))
+            value = -row[4] * (0.4 + 0.6 * share) * (1 + PHRASE_BOOST * phrased.get(row[0], 0.0))
+            by_page.setdefault(row[1], []).append((value, row))
         wanted = [set(g) for g in groups]
+        coded = any(flavours.BY_NAME[f].axis == "cap" for f in asked)  # the question names Node.js or Java
         superseded_wanted = any(t.startswith(("deprecat", "neo", "obsolet")) for g in groups for t in g)
         pages: list[Hit] = []
         for scored in by_page.values():
@@ -619,12 +676,16 @@ class DocsIndex:
                 value *= SUPERSEDED_WEIGHT  # deprecated APIs and the retiring Neo environment: only when asked for
             if _CHANGE_LOG.search(title):
                 value *= CHANGE_LOG_WEIGHT  # release notes mention everything once; they rarely explain it
+            if not general and _OVERVIEW.search(title):
+                value *= OVERVIEW_WEIGHT  # an overview names every task of its product once; it rarely does one
+            if source.lower() in _LIBRARIES and source.lower() not in hinted and not coded:
+                value *= LIBRARY_WEIGHT  # the SDK's pages retell the platform's (destinations, Kyma) for its code
             if asked and flavours.other_flavour(page_flavours, asked):
                 value *= FLAVOUR_WEIGHT
             if source.lower() in hinted:
                 value *= HINT_BOOST
-            if page in named:
-                value *= NAMED_WEIGHT
+            if named and page in named:
+                value *= named[page]
             pair = [best]
             neighbour = next((e for e in scored[1:3] if abs(e[1][10] - ord_) == 1), None)
             if neighbour is not None and neighbour[0] >= ADJACENT_SHARE * best_value:
@@ -649,6 +710,22 @@ class DocsIndex:
             )
         pages.sort(key=lambda h: -h.score)
         return self._one_per_page(pages)
+
+    def _phrased(self, ids: list[int], groups: list[list[str]]) -> dict[int, float]:
+        """The share of the question's neighbouring word pairs ("service binding", "content package") each of
+        the sections ``ids`` holds as written, next to each other: a section that says what the question says
+        beats one that has its words scattered."""
+        words = [g[0] for g in groups if " " not in g[0]]
+        pairs = list(dict.fromkeys(f"{a} {b}" for a, b in itertools.pairwise(words) if a != b))[:PAIRS_MAX]
+        if not ids or not pairs or not PHRASE_BOOST:
+            return {}
+        found: dict[int, float] = {}
+        marks = ",".join("?" * len(ids))
+        sql = f"SELECT rowid FROM fts WHERE fts MATCH ? AND rowid IN ({marks})"
+        for pair in pairs:
+            for (rowid,) in self._con.execute(sql, [_any_of([pair]), *ids]):
+                found[rowid] = found.get(rowid, 0.0) + 1 / len(pairs)
+        return found
 
     def _one_per_page(self, pages: list[Hit]) -> list[Hit]:
         """The best of the hits that are one page published twice (the same file name within a source, or
