@@ -2,7 +2,8 @@
 
 After a tarball in data/docs/ is refreshed, some pages are new (no questions yet) and some lines
 name pages that are gone; tests/test_docs_questions.py fails when more than 5% of a source's pages
-have no questions or any line is stale. This script says which, and writes the new pages in the
+have no questions or any line is stale (the OpenUI5 API reference only when a line is stale: only the
+symbols developers look for have questions). This script says which, and writes the new pages in the
 form the questions were written from (title, outline, opening text), one file per source:
 
     python scripts/docs_questions.py check        # counts per source; exit 1 when the test would fail
@@ -22,7 +23,7 @@ from pathlib import Path
 
 from sap_devs.docs import questions, store
 from sap_devs.docs.ingest import Page
-from sap_devs.docs.sources import SOURCES
+from sap_devs.docs.sources import API_REFERENCE, SOURCES
 
 COVERAGE = 0.95
 LEAD_CHARS = 450
@@ -34,7 +35,7 @@ def _state() -> list[tuple[str, list[Page], questions.Questions, list[str]]]:
     """Per source: its pages, its questions and the stale keys (page lines and section lines)."""
     index = store.current()
     found = []
-    for source in SOURCES:
+    for source in (*SOURCES, API_REFERENCE):
         pages, _ = index.pages_of(source.repo)
         asked = questions.for_source(source.repo)
         found.append((source.repo, pages, asked, asked.stale(pages)))
@@ -47,7 +48,8 @@ def check() -> int:
         if not pages:
             continue
         have = sum(1 for p in pages if asked.of(p.path))
-        bad = have < COVERAGE * len(pages) or bool(stale)
+        covered = repo == API_REFERENCE.repo or have >= COVERAGE * len(pages)
+        bad = not covered or bool(stale)
         failing += bad
         print(
             f"{'FAIL' if bad else 'ok  '} {repo}: {have:,} of {len(pages):,} pages have questions, {len(stale)} stale"

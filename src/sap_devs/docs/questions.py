@@ -9,8 +9,10 @@ One file per source in ``questions/`` (``owner+name.tsv``): ``path<TAB>question 
 page, ``path<TAB>heading path<TAB>question | question`` for one section of a long page (its headings
 joined by " > ", as read_doc shows them), so a question a later section answers leads to that section.
 SAP-docs publishes some pages in two guides under the same file name (a ``loio`` id), so their
-questions are found by file name too. A page added upstream after the file was written simply has
-none until the file is updated; it is still found by its own text.
+questions are found by file name too. The OpenUI5 API reference (``UI5+openui5.tsv``) files them under
+the symbol's name, its page path, and only for the symbols developers look for by what they do (controls,
+the classes and enums they name). A page added upstream after the file was written simply has none until
+the file is updated; it is still found by its own text.
 """
 
 from __future__ import annotations
