@@ -323,3 +323,18 @@ def test_prepared_answers_that_do_not_fit_the_installation_are_not_used(tmp_path
         data["manifest"] = hashlib.sha256(text.encode()).hexdigest()
     data_path.write_text(json.dumps(data), encoding="utf-8")
     assert front_plan.load_data(data_path, manifest_path) is None
+
+
+def test_rendering_the_answers_starts_no_warm_up_threads() -> None:
+    """`sap-devs tools docs` renders the front's answers from real SDK servers; warm-up threads still
+    importing when the command exits made the interpreter abort (exit 134) on a loaded machine."""
+    import threading
+
+    from sap_devs.mcp.front_data import render
+    from sap_devs.mcp.manifest import render_manifest
+    from sap_devs.mcp.registry import discover
+
+    before = {t.ident for t in threading.enumerate() if t.name == "sap-devs-warm-up"}
+    render(render_manifest(sorted(discover(), key=lambda t: (t.category, t.name))))
+    started = [t for t in threading.enumerate() if t.name == "sap-devs-warm-up" and t.ident not in before]
+    assert started == []

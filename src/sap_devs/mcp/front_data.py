@@ -110,7 +110,9 @@ def _server(specs: list[Any], mode: str) -> Any:
     from sap_devs.mcp.server import build_server
 
     registry = Registry(specs, system=True, writes=True, data=True, transports=True, execute=True)
-    return build_server(registry, ToolContext(), mode=mode)
+    # no warm-up: these servers only answer the opening messages, and ten warm-up threads still importing
+    # when the command exits abort the interpreter ('exception not rethrown', exit 134) under load
+    return build_server(registry, ToolContext(), mode=mode, warm_up_on_list=False)
 
 
 def _legacy(version: str) -> list[dict[str, Any]]:
