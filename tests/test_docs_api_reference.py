@@ -25,14 +25,7 @@ REFERENCE = "https://ui5.sap.com/#/api/"
 def _page(name: str) -> api_reference.Page:
     data = catalog.bundled().catalog
     sym = data.by_name[name.lower()]
-    return api_reference.Page(
-        API_REFERENCE.repo,
-        sym["name"],
-        api_reference.title(sym),
-        api_reference.symbol_url(sym["name"]),
-        "ui5",
-        api_reference.sections(sym, catalog.ancestors(data, sym)),
-    )
+    return api_reference.page(sym, catalog.ancestors(data, sym))
 
 
 def _section(page: api_reference.Page, heading: str) -> api_reference.Section:

@@ -114,14 +114,7 @@ def test_the_bundled_questions_name_real_pages_and_cover_nearly_all() -> None:
 def _symbol_page(name: str) -> api_reference.Page:
     data = catalog.bundled().catalog
     sym = data.by_name[name.lower()]
-    return api_reference.Page(
-        API_REFERENCE.repo,
-        sym["name"],
-        api_reference.title(sym),
-        api_reference.symbol_url(sym["name"]),
-        API_REFERENCE.product,
-        api_reference.sections(sym, catalog.ancestors(data, sym)),
-    )
+    return api_reference.page(sym, catalog.ancestors(data, sym))
 
 
 def test_an_api_symbol_is_found_by_the_question_written_for_it(tmp_path: Path, monkeypatch) -> None:

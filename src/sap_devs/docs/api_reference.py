@@ -197,22 +197,15 @@ def version() -> str:
     return f"{data.package} {data.version}"
 
 
+def page(sym: Symbol, ancestors: list[Symbol], source: DocSource = API_REFERENCE) -> Page:
+    """The documentation page of one symbol (``ancestors``: its base classes, nearest first)."""
+    return Page(source.repo, sym["name"], title(sym), symbol_url(sym["name"]), source.product, sections(sym, ancestors))
+
+
 def pages(source: DocSource = API_REFERENCE) -> tuple[str, list[Page]]:
     """(what the data is, as the index's commit column says it; one page per bundled symbol)."""
     from sap_devs.knowledge.ui5_api import catalog
 
     data = catalog.bundled()
-    out = []
-    for sym in data.catalog.symbols:
-        ancestors = catalog.ancestors(data.catalog, sym)
-        out.append(
-            Page(
-                source.repo,
-                sym["name"],
-                title(sym),
-                symbol_url(sym["name"]),
-                source.product,
-                sections(sym, ancestors),
-            )
-        )
+    out = [page(sym, catalog.ancestors(data.catalog, sym), source) for sym in data.catalog.symbols]
     return f"{data.package} {data.version}", out
