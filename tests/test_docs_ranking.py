@@ -450,3 +450,16 @@ def test_the_cloud_sdk_pages_answer_questions_about_its_code_not_the_platform(tm
     assert _paths(index, "wombat destination lookup")[0].endswith("0ff0050.md")
     assert _paths(index, "wombat destination lookup in Java")[0].endswith("009-wombat.mdx")
     assert _paths(index, "wombat destination lookup with the Cloud SDK")[0].endswith("009-wombat.mdx")
+
+
+def test_the_snippet_is_the_passage_holding_the_question_and_reads_on_past_it() -> None:
+    filler = "\n".join(f"Line {i} says nothing of interest." for i in range(250))
+    body = f"{filler}\n```\nquokka quota in code\n```\nRaise the quokka quota in the cockpit.\nIt applies at once.\n{filler}"
+    got = docs_index.snippet(body, {"quokka", "quota", "cockpit"})
+    assert got.startswith("Raise the quokka quota in the cockpit. It applies at once. Line 0 says")
+    assert len(got) <= docs_index.SNIPPET_CHARS
+
+
+def test_a_snippet_of_a_long_body_scores_its_first_passages_only() -> None:
+    body = "\n".join(f"Passage {i} is filler." for i in range(400)) + "\nThe quokka quota is here."
+    assert docs_index.snippet(body, {"quokka", "quota"}).startswith("Passage 0 is filler. Passage 1")

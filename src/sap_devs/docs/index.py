@@ -17,7 +17,7 @@ import shutil
 import sqlite3
 import threading
 import zlib
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeAlias
@@ -728,10 +728,11 @@ class DocsIndex:
     def _matching(self, match: str, ids: Sequence[int]) -> list[int]:
         """Which of the sections ``ids`` match the FTS5 expression ``match``. FTS5 answers "rowid IN (...)"
         with one lookup of the whole expression per id (ten times the time for 60 ids); a rowid range is one
-        pass over the expression's rows within it, which are then kept if asked for."""
-        wanted = set(ids)
-        sql = "SELECT rowid FROM fts WHERE fts MATCH ? AND rowid BETWEEN ? AND ?"
-        return [r for (r,) in self._con.execute(sql, (match, min(wanted), max(wanted))) if r in wanted]
+        pass over the expression's rows within it."""
+        marks = ",".join("?" * len(ids))
+        # "+" keeps the list from FTS5 (SQLite then checks each row of the range against it)
+        sql = f"SELECT rowid FROM fts WHERE fts MATCH ? AND rowid BETWEEN ? AND ? AND +rowid IN ({marks})"
+        return [r for (r,) in self._con.execute(sql, (match, min(ids), max(ids), *ids))]
 
     def _one_per_page(self, pages: list[Hit]) -> list[Hit]:
         """The best of the hits that are one page published twice (the same file name within a source, or
@@ -925,20 +926,35 @@ def _stems(text: str) -> set[str]:
     return {_term(w) for w in _WORDS.findall(text.lower()) if w not in STOP_WORDS}
 
 
+def _passages(body: str) -> Iterator[str]:
+    """The sentences and lines of ``body``, code fences left out, as they are needed: a section can hold
+    hundreds of KB, and splitting all of it cost more than the rest of its snippet."""
+    start = 0
+    for end in _SENTENCE.finditer(body):
+        part = body[start : end.start()].strip()
+        start = end.end()
+        if part and not part.startswith("```"):
+            yield part
+    part = body[start:].strip()
+    if part and not part.startswith("```"):
+        yield part
+
+
 def snippet(body: str, wanted: set[str], limit: int = SNIPPET_CHARS) -> str:
     """The passage of ``body`` that holds the most query terms, at most ``limit`` characters."""
-    parts = [p.strip() for p in _SENTENCE.split(body) if p.strip() and not p.strip().startswith("```")]
+    rest = _passages(body)
+    parts = list(itertools.islice(rest, 300))
     if not parts:
         return body[:limit]
     best, best_score = 0, -1
-    for i, part in enumerate(parts[:300]):
+    for i, part in enumerate(parts):
         score = len(wanted & _stems(part[:600]))
         if score > best_score:
             best, best_score = i, score
             if score == len(wanted):
                 break  # no later passage can hold more, and a tie keeps the first
     text = parts[best]
-    for extra in parts[best + 1 :]:
+    for extra in itertools.chain(parts[best + 1 :], rest):
         if len(text) + 1 + len(extra) > limit:
             break
         text += " " + extra
