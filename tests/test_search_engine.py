@@ -48,6 +48,11 @@ def search(query: str, **kw) -> list[str]:
         ("SAPUI5 and OpenUI5", ["ui5", "ui5"]),
         ("S/4HANA", ["s4hana"]),
         ("my-app/webapp/manifest.json", ["app", "webapp", "manifest", "json"]),
+        # a developer's contractions are the words written out, not stray terms "isn", "t" and "s"
+        ("the app isn't starting", ["app", "start"]),
+        ("I can’t bind it and it won't deploy", ["bind", "will", "deploy"]),
+        ("SAP's destination", ["sap", "destin"]),
+        ("WRITE 's'.", ["writ", "s"]),
     ],
 )
 def test_analysis(text: str, expected: list[str]) -> None:

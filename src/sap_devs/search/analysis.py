@@ -166,6 +166,11 @@ _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])|(?<=[A-Z0-9])(?=[A-Z][a-z])")
 # (the plain form retried from every letter, quadratic)
 _COMPOUND = re.compile(r"(?<![a-z0-9])[a-z][a-z0-9]*+(?:_[a-z0-9]++)+")
 _WORD = re.compile(r"[a-z0-9]+")
+# contractions as written out: "isn't" is "is not", not the terms "isn" and "t" (which every question in
+# the words of a developer would otherwise carry as two more terms to find); "SAP's" is "SAP"
+_CANT_WONT = re.compile(r"(?<![a-z0-9])(ca|wo)n['\u2019]t(?![a-z0-9])", re.I)
+_NOT = re.compile(r"(?<=[a-z])n['\u2019]t(?![a-z0-9])", re.I)
+_SUFFIX = re.compile(r"(?<=[a-z])['\u2019](?:s|re|ve|ll|d|m)(?![a-z0-9])", re.I)
 
 
 def stem(word: str) -> str:
@@ -199,6 +204,9 @@ def analyze(text: str) -> list[str]:
     """Search terms of ``text``, in order, stop words dropped."""
     if not text:
         return []
+    if "'" in text or "\u2019" in text:
+        text = _CANT_WONT.sub(lambda m: "can not" if m.group(1).lower() == "ca" else "will not", text)
+        text = _SUFFIX.sub("", _NOT.sub(" not", text))
     text = _INTEGRATION_SUITE.sub("integration suite", _MIXED_CASE.sub(lambda m: m.group().lower(), text))
     text = _CAMEL.sub(" ", _PRODUCTS.sub("ui5", text)).lower()
     text = _PHRASE_RE.sub(_canonical, text)
