@@ -103,7 +103,7 @@ class DocHit(BaseModel):
 Output = Envelope[DocHit]
 
 # sites whose section anchors are the heading ids sap-devs knows (capire's {#id}, GitHub's heading slugs)
-_ANCHORED = ("capire/docs", "SAP-samples/abap-cheat-sheets", "SAP/styleguides")
+_ANCHORED = ("capire/docs", "SAP-samples/abap-cheat-sheets", "SAP/styleguides", "UI5/cli")
 
 
 def section_url(source: str, url: str, anchor: str | None) -> str:
