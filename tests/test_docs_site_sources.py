@@ -329,6 +329,7 @@ def test_the_bundled_index_answers_from_each_site_source(
 
 
 @needs_bundled
+@pytest.mark.anyio
 async def test_read_doc_finds_a_ui5_cli_page_by_the_links_users_hold() -> None:
     from sap_devs.mcp.dispatch import invoke
     from sap_devs.mcp.framework import ToolContext
@@ -346,6 +347,10 @@ async def test_read_doc_finds_a_ui5_cli_page_by_the_links_users_hold() -> None:
         assert not outcome.is_error, outcome.text
         assert outcome.structured["path"] == "docs/pages/Server.md"  # type: ignore[index]
         assert outcome.structured["url"] == "https://ui5.github.io/cli/v4/pages/Server/"  # type: ignore[index]
+    # a section's address carries the heading id the site gives it
+    server = "https://ui5.github.io/cli/stable/pages/Server/"
+    section = await invoke(registry.get("read_doc"), {"url": server, "section": "SSL Certificates"}, ctx)  # type: ignore[arg-type]
+    assert section.structured["url"] == "https://ui5.github.io/cli/v4/pages/Server/#ssl-certificates"  # type: ignore[index]
     # a v5 page is not the v4 page of the same path: no answer rather than another version's text
     outcome = await invoke(registry.get("read_doc"), {"url": "https://ui5.github.io/cli/v5/pages/Server"}, ctx)  # type: ignore[arg-type]
     assert outcome.is_error and "No documentation page" in outcome.text
