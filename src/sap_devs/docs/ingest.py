@@ -274,13 +274,16 @@ _MKDOCS_DROP = re.compile(r"[^\w\s-]")
 _MKDOCS_COUNTED = re.compile(r"^(.*)_([0-9]+)$")
 
 
-def mkdocs_ids() -> Callable[[str], str]:
+def mkdocs_ids() -> Callable[[str, str | None], str]:
     """The anchors a MkDocs page gives its headings, in page order: Python-Markdown's toc slugify (ASCII,
     no punctuation, runs of spaces as one hyphen) and its ``_1``, ``_2`` for a repeated id; every heading of
-    the page counts, the deeper ones too."""
+    the page counts, the deeper ones too, and an id the page gives (``{#id}``) is taken as it is."""
     seen: set[str] = set()
 
-    def anchor(heading: str) -> str:
+    def anchor(heading: str, given: str | None = None) -> str:
+        if given:
+            seen.add(given)
+            return given
         ascii_text = unicodedata.normalize("NFKD", heading).encode("ascii", "ignore").decode("ascii")
         found = re.sub(r"[-\s]+", "-", _MKDOCS_DROP.sub("", ascii_text).strip().lower())
         while found in seen or not found:
@@ -293,7 +296,7 @@ def mkdocs_ids() -> Callable[[str], str]:
 
 
 def split_sections(
-    text: str, title: str, level: int = SECTION_LEVEL, anchors: Callable[[str], str] | None = None
+    text: str, title: str, level: int = SECTION_LEVEL, anchors: Callable[[str, str | None], str] | None = None
 ) -> list[Section]:
     """Sections at h1 to h``level`` (h3 unless a source says otherwise; outside code), each with its
     heading path and anchor: the heading's {#id}, else ``anchors`` (called for every heading in page
@@ -314,7 +317,9 @@ def split_sections(
         match = None if fences.step(line) else _heading(line)
         own = None
         if match and anchors is not None:
-            own = anchors(_ATTRS.sub("", _HEADING_LINK.sub(r"\1", match.group(2))).strip())
+            given = re.search(r"\{\s*#([\w-]+)\s*\}", match.group(2))
+            heading = _ATTRS.sub("", _HEADING_LINK.sub(r"\1", match.group(2))).strip()
+            own = anchors(heading, given.group(1) if given else None)
         if match and len(match.group(1)) <= level:
             flush()
             current = []

@@ -102,7 +102,8 @@ class DocHit(BaseModel):
 
 Output = Envelope[DocHit]
 
-# sites whose section anchors are the heading ids sap-devs knows (capire's {#id}, GitHub's heading slugs)
+# sites whose section anchors are the heading ids sap-devs knows (capire's {#id}, GitHub's heading slugs, the
+# UI5 CLI's MkDocs toc ids)
 _ANCHORED = ("capire/docs", "SAP-samples/abap-cheat-sheets", "SAP/styleguides", "UI5/cli")
 
 
