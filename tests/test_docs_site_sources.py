@@ -11,8 +11,8 @@ import pytest
 
 from sap_devs.docs import store
 from sap_devs.docs.build import tarball_name
-from sap_devs.docs.ingest import load_source, mkdocs_blocks
-from sap_devs.docs.sources import BY_REPO, DocSource, is_page, page_url
+from sap_devs.docs.ingest import load_source, mkdocs_blocks, mkdocs_ids
+from sap_devs.docs.sources import BY_REPO, DocSource, current_url, is_page, page_url
 from sap_devs.mcp.tools.docs.search_docs import section_url
 
 TARBALLS = Path(__file__).resolve().parent.parent / "data" / "docs"
@@ -96,11 +96,15 @@ def test_site_rules_for_mkdocs_and_vitepress() -> None:
 
 # Pages of each site as the sites' own pages link them (absolute links in the repositories' Markdown).
 KNOWN = {
-    "UI5/cli": {  # mkdocs.yml: site_url https://ui5.github.io/cli/, mike version v4 with the default alias "stable"
-        "docs/index.md": "https://ui5.github.io/cli/stable/",
-        "docs/pages/Configuration.md": "https://ui5.github.io/cli/stable/pages/Configuration/",  # Project.md links it
-        "docs/updates/migrate-v3.md": "https://ui5.github.io/cli/stable/updates/migrate-v3/",  # the RFCs link it
-        "docs/pages/extensibility/CustomTasks.md": "https://ui5.github.io/cli/stable/pages/extensibility/CustomTasks/",
+    "UI5/cli": {  # the v4 branch's MkDocs build, as the site's v4/sitemap.xml (gh-pages) lists its pages
+        "docs/index.md": "https://ui5.github.io/cli/v4/",
+        "docs/pages/Configuration.md": "https://ui5.github.io/cli/v4/pages/Configuration/",
+        "docs/pages/Server.md": "https://ui5.github.io/cli/v4/pages/Server/",
+        "docs/pages/FAQ.md": "https://ui5.github.io/cli/v4/pages/FAQ/",
+        "docs/updates/migrate-v3.md": "https://ui5.github.io/cli/v4/updates/migrate-v3/",
+        "docs/updates/migrate-v4.md": "https://ui5.github.io/cli/v4/updates/migrate-v4/",
+        "docs/pages/extensibility/CustomTasks.md": "https://ui5.github.io/cli/v4/pages/extensibility/CustomTasks/",
+        "docs/pages/extensibility/ProjectShims.md": "https://ui5.github.io/cli/v4/pages/extensibility/ProjectShims/",
     },
     "kyma-project/kyma": {  # the troubleshooting README links its pages so
         "docs/04-operation-guides/troubleshooting/01-k3d-fails-on-linux.md": (
@@ -166,6 +170,73 @@ def test_ui5_cli_keeps_the_samples_in_its_tabs_and_admonitions_as_code() -> None
     assert "!!!" not in text and '=== "' not in text
     # the repository was renamed: ids and links written with the old name still find its pages
     assert BY_REPO["sap/ui5-tooling"] is BY_REPO["ui5/cli"]
+
+
+def test_ui5_cli_pages_are_the_sites_pages_and_nothing_else() -> None:
+    source = BY_REPO["ui5/cli"]
+    with tarfile.open(_tarball("UI5/cli")) as tar:
+        files = [m.name.split("/", 1)[1] for m in tar.getmembers() if m.isfile()]
+    _, pages, _ = load_source(source, str(_tarball("UI5/cli")))
+    paths = {p.path for p in pages}
+    # the pages of the site's navigation (mkdocs.yml nav, less the generated CLI page) and Privacy
+    assert {"docs/pages/Workspace.md", "docs/pages/extensibility/CustomServerMiddleware.md"} <= paths
+    assert {"docs/updates/migrate-v1.md", "docs/pages/Privacy.md", "docs/pages/ESSupport.md"} <= paths
+    # in the tarball, but no page: the contributors' guidelines, the JSDoc landing stub, the repository README
+    for other in ("docs/Guidelines.md", "docs/indexJsdoc.md", "README.md"):
+        assert other in files and other not in paths and not is_page(source, other)
+    assert len(paths) == len([f for f in files if f.endswith(".md")]) - 3
+
+
+def test_ui5_cli_sections_have_the_anchors_of_the_sites_headings() -> None:
+    _, pages, _ = load_source(BY_REPO["ui5/cli"], str(_tarball("UI5/cli")))
+    anchors = {(p.path, s.heading[-1]): s.anchor for p in pages for s in p.sections}
+    # ids as the v4 build's HTML has them (gh-pages v4/pages/*/index.html): Python-Markdown's toc slugs
+    assert anchors["docs/pages/Configuration.md", "Validation / IDE support"] == "validation-ide-support"
+    assert anchors["docs/pages/FAQ.md", "Why package.json? / Why npm?"] == "why-packagejson-why-npm"
+    assert anchors["docs/pages/GettingStarted.md", "⚡️ Quick Start: OpenUI5 Sample App"] == (
+        "quick-start-openui5-sample-app"
+    )
+    assert anchors["docs/index.md", "💻 UI5 CLI"] == "ui5-cli_1"  # the page's title took "ui5-cli"
+    hit = "https://ui5.github.io/cli/v4/pages/Configuration/"
+    assert section_url("UI5/cli", hit, "validation-ide-support") == hit + "#validation-ide-support"
+
+
+def test_mkdocs_ids_number_repeated_headings_as_python_markdown_does() -> None:
+    anchor = mkdocs_ids()
+    assert anchor("Own", "paths") == "paths"  # an id the page gives counts as taken
+    assert [anchor(h) for h in ("Excludes", "Paths", "Excludes", "Excludes", "Excludes_1", "?!")] == [
+        "excludes",
+        "paths_1",
+        "excludes_1",
+        "excludes_2",
+        "excludes_3",
+        "_1",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("https://ui5.github.io/cli/stable/pages/Server/", "https://ui5.github.io/cli/v4/pages/Server/"),
+        ("https://ui5.github.io/cli/stable/", "https://ui5.github.io/cli/v4/"),
+        ("https://ui5.github.io/cli/pages/Builder/#minify", "https://ui5.github.io/cli/v4/pages/Builder/#minify"),
+        ("https://sap.github.io/ui5-tooling/stable/pages/FAQ/", "https://ui5.github.io/cli/v4/pages/FAQ/"),
+        (
+            "https://sap.github.io/ui5-tooling/v4/updates/migrate-v4/",
+            "https://ui5.github.io/cli/v4/updates/migrate-v4/",
+        ),
+        ("https://sap.github.io/ui5-tooling/pages/Project/", "https://ui5.github.io/cli/v4/pages/Project/"),
+        # the current address, other versions' pages (their text differs) and other sites stay as they are
+        ("https://ui5.github.io/cli/v4/pages/Server/", "https://ui5.github.io/cli/v4/pages/Server/"),
+        ("https://ui5.github.io/cli/v3/pages/Server/", "https://ui5.github.io/cli/v3/pages/Server/"),
+        ("https://ui5.github.io/cli/v5/pages/Server", "https://ui5.github.io/cli/v5/pages/Server"),
+        ("https://ui5.github.io/cli/next/pages/Server", "https://ui5.github.io/cli/next/pages/Server"),
+        ("https://sap.github.io/ui5-tooling/v3/pages/Server/", "https://sap.github.io/ui5-tooling/v3/pages/Server/"),
+        ("https://cap.cloud.sap/docs/cds/cdl", "https://cap.cloud.sap/docs/cds/cdl"),
+    ],
+)
+def test_old_and_alias_addresses_of_the_ui5_cli_pages_are_their_current_ones(old: str, new: str) -> None:
+    assert current_url(old) == new
 
 
 def test_mkdocs_tabs_and_admonitions_nest_and_leave_other_markdown_alone() -> None:
@@ -256,3 +327,31 @@ def test_the_bundled_index_answers_from_each_site_source(
     assert found[0].section.endswith(section)
     doc = index.read(found[0].page_id)
     assert doc.url == found[0].url and doc.source.licence == BY_REPO[repo.lower()].licence
+
+
+@needs_bundled
+@pytest.mark.anyio
+async def test_read_doc_finds_a_ui5_cli_page_by_the_links_users_hold() -> None:
+    from sap_devs.mcp.dispatch import invoke
+    from sap_devs.mcp.framework import ToolContext
+    from sap_devs.mcp.registry import Registry
+    from tests.conftest import bundled_layer
+
+    registry = Registry.default()
+    ctx = ToolContext(cwd=Path.cwd(), layers=[bundled_layer()])
+    for link in (
+        "https://ui5.github.io/cli/v4/pages/Server/",
+        "https://ui5.github.io/cli/stable/pages/Server/#ssl-certificates",
+        "https://sap.github.io/ui5-tooling/stable/pages/Server/",
+    ):
+        outcome = await invoke(registry.get("read_doc"), {"url": link, "max_chars": 500}, ctx)  # type: ignore[arg-type]
+        assert not outcome.is_error, outcome.text
+        assert outcome.structured["path"] == "docs/pages/Server.md"  # type: ignore[index]
+        assert outcome.structured["url"] == "https://ui5.github.io/cli/v4/pages/Server/"  # type: ignore[index]
+    # a section's address carries the heading id the site gives it
+    server = "https://ui5.github.io/cli/stable/pages/Server/"
+    section = await invoke(registry.get("read_doc"), {"url": server, "section": "SSL Certificates"}, ctx)  # type: ignore[arg-type]
+    assert section.structured["url"] == "https://ui5.github.io/cli/v4/pages/Server/#ssl-certificates"  # type: ignore[index]
+    # a v5 page is not the v4 page of the same path: no answer rather than another version's text
+    outcome = await invoke(registry.get("read_doc"), {"url": "https://ui5.github.io/cli/v5/pages/Server"}, ctx)  # type: ignore[arg-type]
+    assert outcome.is_error and "No documentation page" in outcome.text

@@ -15,6 +15,7 @@ import posixpath
 import re
 import tarfile
 import textwrap
+import unicodedata
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 
@@ -269,9 +270,37 @@ def clean(text: str, *, meta: dict[str, str] | None = None) -> str:
     return _outside_fences(joined, lambda prose: re.sub(r"\n{3,}", "\n\n", prose)).strip()  # code keeps its blank lines
 
 
-def split_sections(text: str, title: str, level: int = SECTION_LEVEL) -> list[Section]:
+_MKDOCS_DROP = re.compile(r"[^\w\s-]")
+_MKDOCS_COUNTED = re.compile(r"^(.*)_([0-9]+)$")
+
+
+def mkdocs_ids() -> Callable[[str, str | None], str]:
+    """The anchors a MkDocs page gives its headings, in page order: Python-Markdown's toc slugify (ASCII,
+    no punctuation, runs of spaces as one hyphen) and its ``_1``, ``_2`` for a repeated id; every heading of
+    the page counts, the deeper ones too, and an id the page gives (``{#id}``) is taken as it is."""
+    seen: set[str] = set()
+
+    def anchor(heading: str, given: str | None = None) -> str:
+        if given:
+            seen.add(given)
+            return given
+        ascii_text = unicodedata.normalize("NFKD", heading).encode("ascii", "ignore").decode("ascii")
+        found = re.sub(r"[-\s]+", "-", _MKDOCS_DROP.sub("", ascii_text).strip().lower())
+        while found in seen or not found:
+            counted = _MKDOCS_COUNTED.match(found)
+            found = f"{counted.group(1)}_{int(counted.group(2)) + 1}" if counted else f"{found}_1"
+        seen.add(found)
+        return found
+
+    return anchor
+
+
+def split_sections(
+    text: str, title: str, level: int = SECTION_LEVEL, anchors: Callable[[str, str | None], str] | None = None
+) -> list[Section]:
     """Sections at h1 to h``level`` (h3 unless a source says otherwise; outside code), each with its
-    heading path and anchor."""
+    heading path and anchor: the heading's {#id}, else ``anchors`` (called for every heading in page
+    order, as a site that numbers repeated ids needs), else its GitHub-style slug."""
     sections: list[Section] = []
     path: list[str] = [title]
     levels: list[int] = [1]
@@ -286,6 +315,11 @@ def split_sections(text: str, title: str, level: int = SECTION_LEVEL) -> list[Se
 
     for line in text.splitlines():
         match = None if fences.step(line) else _heading(line)
+        own = None
+        if match and anchors is not None:
+            given = re.search(r"\{\s*#([\w-]+)\s*\}", match.group(2))
+            heading = _ATTRS.sub("", _HEADING_LINK.sub(r"\1", match.group(2))).strip()
+            own = anchors(heading, given.group(1) if given else None)
         if match and len(match.group(1)) <= level:
             flush()
             current = []
@@ -293,7 +327,7 @@ def split_sections(text: str, title: str, level: int = SECTION_LEVEL) -> list[Se
             raw = match.group(2)
             attr = re.search(r"\{\s*#([\w-]+)\s*\}", raw)
             name = _ATTRS.sub("", _HEADING_LINK.sub(r"\1", raw)).strip()
-            anchor = attr.group(1) if attr else slug(name)
+            anchor = attr.group(1) if attr else own or slug(name)
             if depth == 1:
                 path, levels = [name], [1]
                 continue
@@ -626,7 +660,8 @@ def parse_page(
         text = text.replace(marker, " " + attr.strip())
     name = path.rsplit("/", 1)[-1]
     title = meta.get("title") or _first_heading(text) or name[: -len(page_suffix(source, path) or ".md")]
-    sections = split_sections(text, title, source.section_level)
+    anchors = mkdocs_ids() if source.site_style == "mkdocs" else None
+    sections = split_sections(text, title, source.section_level, anchors)
     if not sections:
         return None
     return Page(source.repo, path, title, url, source.product, sections)

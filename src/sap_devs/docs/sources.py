@@ -48,6 +48,9 @@ class DocSource:
     # "docusaurus": each first folder (folder_bases) is a docs plugin at site_base + its route base path,
     # the page's address from its front matter (id, slug) as Docusaurus makes it (docusaurus_route)
     site_style: str = ""
+    # earlier or alias addresses of site_base (most specific first): a link under one of them means the page
+    # of the same path under site_base (read_doc resolves links users and training data hold)
+    old_site_bases: tuple[str, ...] = ()
     only: tuple[str, ...] = ()  # when set, the pages: these files, or files under these folders ("x/")
     skip: tuple[str, ...] = ()  # files (or folders, "x/") of docs_dir about the site or project, not the product
     folder_flavours: dict[str, str] = field(default_factory=dict)  # first folder -> the flavour its pages are
@@ -239,10 +242,23 @@ SOURCES: tuple[DocSource, ...] = (
         "ui5",
         APACHE,
         "the UI5 CLI documentation",
-        # mkdocs.yml: site_url https://ui5.github.io/cli/, built by mike as version v4 with the alias
-        # "stable" set as default (deploy-docs.yml), use_directory_urls as MkDocs has it by default
-        site_base="https://ui5.github.io/cli/stable/",
+        # The site's default is the released v4: https://ui5.github.io/cli/ sends to stable/, and stable is
+        # mike's alias of v4 (the v4 branch's deploy-docs.yml: mike version v4, alias stable, set-default
+        # stable; gh-pages' versions.json). The v4 branch's docs/ is MkDocs with directory URLs, its
+        # sitemap lists the pages under /cli/v4/. main's docs (VitePress, /cli/v5/ and /cli/next/) are
+        # UI5 CLI 5.0.0-alpha, which npm's default install does not give: not this source.
+        branch="v4",
+        site_base="https://ui5.github.io/cli/v4/",
         site_style="mkdocs",
+        # the same pages at the alias and at the addresses of the repository's former name; a link without a
+        # version goes to stable/ (the site's 404.html adds it). Other versions' pages (v2, v3, v5) differ.
+        old_site_bases=(
+            "https://ui5.github.io/cli/stable/",
+            "https://ui5.github.io/cli/",
+            "https://sap.github.io/ui5-tooling/v4/",
+            "https://sap.github.io/ui5-tooling/stable/",
+            "https://sap.github.io/ui5-tooling/",
+        ),
         skip=("docs/indexJsdoc.md", "docs/Guidelines.md"),  # the JSDoc landing page; the contributors' rules
     ),
     # kyma-project.io is one VitePress site (.vitepress/config.mjs: srcDir docs, base /, no cleanUrls): the
@@ -483,6 +499,24 @@ def page_url(source: DocSource, path: str, loio: str | None, front: Mapping[str,
         inner = path[len(source.docs_dir) + 1 :] if source.docs_dir else path
         base = source.folder_bases.get(inner.split("/", 1)[0])
     return f"{base}/{loio}.html" if base else None
+
+
+_VERSION = re.compile(r"(?:v\d+|stable|next|latest)(?:/|$)")  # a versioned site's version segment
+
+
+def current_url(url: str) -> str:
+    """``url`` at its page's current address when it is a link under one of a source's old or alias bases
+    (``https://ui5.github.io/cli/stable/pages/Server/`` -> ``.../cli/v4/pages/Server/``), else unchanged. A
+    base without a version never takes a link to another version (``.../cli/v3/...`` stays a v3 link)."""
+    for source in SOURCES:
+        for old in source.old_site_bases:
+            if not source.site_base or not url.startswith(old):
+                continue
+            rest = url[len(old) :]
+            versioned = _VERSION.fullmatch(old.rstrip("/").rsplit("/", 1)[-1] + "/")
+            if versioned or not _VERSION.match(rest):
+                return source.site_base + rest
+    return url
 
 
 def site_url(source: DocSource, path: str) -> str | None:

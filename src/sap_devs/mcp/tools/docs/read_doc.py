@@ -99,11 +99,13 @@ def _roots(chosen: list[tuple[str, str | None, str]]) -> set[str]:
 
 
 async def handle(params: Input, ctx: ToolContext) -> Output:
+    from sap_devs.docs.sources import current_url
     from sap_devs.docs.store import current
 
     index = current()
     page_id = params.id or (f"{params.source}:{params.path}" if params.source else None)
-    found = index.find_page(page_id=page_id, url=params.url)
+    # a link to a page's old or alias address (a renamed repository's site, a version alias) finds the page
+    found = index.find_page(page_id=page_id, url=current_url(params.url) if params.url else None)
     if found is None:
         what = f"id {page_id!r}" if page_id else f"url {params.url[:200]!r}"  # type: ignore[index]
         raise ToolError(

@@ -102,8 +102,9 @@ class DocHit(BaseModel):
 
 Output = Envelope[DocHit]
 
-# sites whose section anchors are the heading ids sap-devs knows (capire's {#id}, GitHub's heading slugs)
-_ANCHORED = ("capire/docs", "SAP-samples/abap-cheat-sheets", "SAP/styleguides")
+# sites whose section anchors are the heading ids sap-devs knows (capire's {#id}, GitHub's heading slugs, the
+# UI5 CLI's MkDocs toc ids)
+_ANCHORED = ("capire/docs", "SAP-samples/abap-cheat-sheets", "SAP/styleguides", "UI5/cli")
 
 
 def section_url(source: str, url: str, anchor: str | None) -> str:
