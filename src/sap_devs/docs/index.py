@@ -918,37 +918,34 @@ _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 
 
 _WORDS = re.compile(r"[a-z0-9_]+")
-
-
-def _stems(text: str) -> set[str]:
-    from sap_devs.search.analysis import STOP_WORDS, _term
-
-    return {_term(w) for w in _WORDS.findall(text.lower()) if w not in STOP_WORDS}
+_SPLIT_AT_ONCE = 256
 
 
 def _passages(body: str) -> Iterator[str]:
     """The sentences and lines of ``body``, code fences left out, as they are needed: a section can hold
     hundreds of KB, and splitting all of it cost more than the rest of its snippet."""
-    start = 0
-    for end in _SENTENCE.finditer(body):
-        part = body[start : end.start()].strip()
-        start = end.end()
-        if part and not part.startswith("```"):
-            yield part
-    part = body[start:].strip()
-    if part and not part.startswith("```"):
-        yield part
+    rest = body
+    while rest:
+        # a piece after the last split begins past a whole separator, so splitting it on loses none
+        pieces = _SENTENCE.split(rest, maxsplit=_SPLIT_AT_ONCE)
+        rest = pieces.pop() if len(pieces) > _SPLIT_AT_ONCE else ""
+        for piece in pieces:
+            part = piece.strip()
+            if part and not part.startswith("```"):
+                yield part
 
 
 def snippet(body: str, wanted: set[str], limit: int = SNIPPET_CHARS) -> str:
     """The passage of ``body`` that holds the most query terms, at most ``limit`` characters."""
+    from sap_devs.search.analysis import STOP_WORDS, _term
+
     rest = _passages(body)
     parts = list(itertools.islice(rest, 300))
     if not parts:
         return body[:limit]
     best, best_score = 0, -1
     for i, part in enumerate(parts):
-        score = len(wanted & _stems(part[:600]))
+        score = len(wanted.intersection(map(_term, set(_WORDS.findall(part[:600].lower())) - STOP_WORDS)))
         if score > best_score:
             best, best_score = i, score
             if score == len(wanted):
