@@ -450,3 +450,22 @@ def test_the_cloud_sdk_pages_answer_questions_about_its_code_not_the_platform(tm
     assert _paths(index, "wombat destination lookup")[0].endswith("0ff0050.md")
     assert _paths(index, "wombat destination lookup in Java")[0].endswith("009-wombat.mdx")
     assert _paths(index, "wombat destination lookup with the Cloud SDK")[0].endswith("009-wombat.mdx")
+
+
+def test_the_remains_of_a_questions_contractions_are_not_words_a_page_must_hold(tmp_path: Path) -> None:
+    # "doesn't" and "can't" leave "doesn" and "t": a page that chats in contractions holds them, the page
+    # that answers does not, and they must not make the chatty page the better match
+    chatty = "# Wombat Moods\n\nA wombat doesn't export; it can't, don't ask, it doesn't want to export.\n"
+    answer = "# Starting the Wombat Export\n\nTo start the wombat export, open the export job and start it.\n"
+    ui5 = _tarball(
+        tmp_path,
+        "SAP-docs/sapui5",
+        {
+            "docs/10_More/wombat-moods-0ff0060.md": f"<!-- loio{'9' * 32} -->\n\n{chatty}",
+            "docs/10_More/starting-the-wombat-export-0ff0061.md": f"<!-- loio{'a1' * 16} -->\n\n{answer}",
+            **FILLER,
+        },
+    )
+    out = tmp_path / "docs.sqlite"
+    build_from({"SAP-docs/sapui5": (ui5, "bundled", None)}, out)
+    assert _paths(DocsIndex(out), "the wombat export doesn't start, can't see why")[0].endswith("0ff0061.md")

@@ -69,6 +69,9 @@ LIBRARY_WEIGHT = 0.7  # a page of a library's documentation (the Cloud SDK), for
 _LIBRARIES = frozenset(s.repo.lower() for s in SOURCES if s.folder_flavours)
 _CHANGE_LOG = re.compile(r"what'?s new|new and changed|release notes?|patch releases?|change ?log", re.I)
 SNIPPET_CHARS = 300
+# what the tokenizer leaves of a question's contractions ("can't", "doesn't", "we're"): no part of what is asked, but
+# each would count as a word of the question a section must hold ("s" stays: "it's", but also "the author's")
+_CONTRACTED = frozenset(("t", "re", "ve", "ll", "don", "doesn", "didn", "isn", "aren", "wasn", "won"))
 _TYPO_MIN, _TYPO_MAX = 4, 40
 _SPLIT_MIN = 6
 DF_CACHE = 50_000  # terms whose section counts a process remembers
@@ -447,7 +450,7 @@ class DocsIndex:
         """Pages best first (each with the section or two neighbouring sections that matched best), and how
         many pages matched."""
         analysed = analyze(query)
-        terms = list(dict.fromkeys(analysed))[:32]
+        terms = list(dict.fromkeys(t for t in analysed if t not in _CONTRACTED))[:32]
         if not terms:
             return [], 0
         with self._lock:
