@@ -469,3 +469,21 @@ def test_the_remains_of_a_questions_contractions_are_not_words_a_page_must_hold(
     out = tmp_path / "docs.sqlite"
     build_from({"SAP-docs/sapui5": (ui5, "bundled", None)}, out)
     assert _paths(DocsIndex(out), "the wombat export doesn't start, can't see why")[0].endswith("0ff0061.md")
+
+
+def test_a_question_in_developers_short_forms_finds_the_page_that_writes_them_out(tmp_path: Path) -> None:
+    # "auth" and "config" as developers write them, "authentication" and "configure" as the documentation does
+    feeding = "# Feeding Wombats\n\nA wombat eats grass. Wombat keepers feed each wombat twice a day.\n"
+    setup = "# Wombat Authentication\n\nTo configure basic authentication for the wombat API, set the user.\n"
+    ui5 = _tarball(
+        tmp_path,
+        "SAP-docs/sapui5",
+        {
+            "docs/10_More/feeding-wombats-0ff0070.md": f"<!-- loio{'b2' * 16} -->\n\n{feeding}",
+            "docs/10_More/wombat-authentication-0ff0071.md": f"<!-- loio{'c3' * 16} -->\n\n{setup}",
+            **FILLER,
+        },
+    )
+    out = tmp_path / "docs.sqlite"
+    build_from({"SAP-docs/sapui5": (ui5, "bundled", None)}, out)
+    assert _paths(DocsIndex(out), "wombat auth config")[0].endswith("0ff0071.md")

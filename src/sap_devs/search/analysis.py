@@ -143,6 +143,10 @@ ALIASES = {
     "dockerfile": "docker",
     "docs": "documentation",
     "doc": "documentation",
+    # developers' short forms of the words the documentation writes out
+    "config": "configuration",
+    "configs": "configuration",
+    "auth": "authentication",
 }
 
 # related terms added to a query with a lower weight (keys and values are analysed below)
