@@ -463,3 +463,40 @@ def test_the_snippet_is_the_passage_holding_the_question_and_reads_on_past_it() 
 def test_a_snippet_of_a_long_body_scores_its_first_passages_only() -> None:
     body = "\n".join(f"Passage {i} is filler." for i in range(400)) + "\nThe quokka quota is here."
     assert docs_index.snippet(body, {"quokka", "quota"}).startswith("Passage 0 is filler. Passage 1")
+
+
+def test_a_questions_contractions_are_not_words_a_page_must_hold(tmp_path: Path) -> None:
+    # "doesn't" and "can't" are "does not" and "can not", not the terms "doesn" and "t": a page that chats in
+    # contractions must not be the better match for them
+    chatty = "# Wombat Moods\n\nA wombat doesn't export; it can't, don't ask, it doesn't want to export.\n"
+    answer = "# Starting the Wombat Export\n\nTo start the wombat export, open the export job and start it.\n"
+    ui5 = _tarball(
+        tmp_path,
+        "SAP-docs/sapui5",
+        {
+            "docs/10_More/wombat-moods-0ff0060.md": f"<!-- loio{'9' * 32} -->\n\n{chatty}",
+            "docs/10_More/starting-the-wombat-export-0ff0061.md": f"<!-- loio{'a1' * 16} -->\n\n{answer}",
+            **FILLER,
+        },
+    )
+    out = tmp_path / "docs.sqlite"
+    build_from({"SAP-docs/sapui5": (ui5, "bundled", None)}, out)
+    assert _paths(DocsIndex(out), "the wombat export doesn't start, can't see why")[0].endswith("0ff0061.md")
+
+
+def test_a_question_in_developers_short_forms_finds_the_page_that_writes_them_out(tmp_path: Path) -> None:
+    # "auth" and "config" as developers write them, "authentication" and "configure" as the documentation does
+    feeding = "# Feeding Wombats\n\nA wombat eats grass. Wombat keepers feed each wombat twice a day.\n"
+    setup = "# Wombat Authentication\n\nTo configure basic authentication for the wombat API, set the user.\n"
+    ui5 = _tarball(
+        tmp_path,
+        "SAP-docs/sapui5",
+        {
+            "docs/10_More/feeding-wombats-0ff0070.md": f"<!-- loio{'b2' * 16} -->\n\n{feeding}",
+            "docs/10_More/wombat-authentication-0ff0071.md": f"<!-- loio{'c3' * 16} -->\n\n{setup}",
+            **FILLER,
+        },
+    )
+    out = tmp_path / "docs.sqlite"
+    build_from({"SAP-docs/sapui5": (ui5, "bundled", None)}, out)
+    assert _paths(DocsIndex(out), "wombat auth config")[0].endswith("0ff0071.md")

@@ -143,6 +143,10 @@ ALIASES = {
     "dockerfile": "docker",
     "docs": "documentation",
     "doc": "documentation",
+    # developers' short forms of the words the documentation writes out
+    "config": "configuration",
+    "configs": "configuration",
+    "auth": "authentication",
 }
 
 # related terms added to a query with a lower weight (keys and values are analysed below)
@@ -167,10 +171,11 @@ _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])|(?<=[A-Z0-9])(?=[A-Z][a-z])")
 _COMPOUND = re.compile(r"(?<![a-z0-9])[a-z][a-z0-9]*+(?:_[a-z0-9]++)+")
 _WORD = re.compile(r"[a-z0-9]+")
 # contractions as written out: "isn't" is "is not", not the terms "isn" and "t" (which every question in
-# the words of a developer would otherwise carry as two more terms to find); "SAP's" is "SAP"
+# the words of a developer would otherwise carry as two more terms to find); "'s" stays, as "it's" and
+# the possessive are one spelling (dropping it cost the docs tuning set a hit)
 _CANT_WONT = re.compile(r"(?<![a-z0-9])(ca|wo)n['\u2019]t(?![a-z0-9])", re.I)
 _NOT = re.compile(r"(?<=[a-z])n['\u2019]t(?![a-z0-9])", re.I)
-_SUFFIX = re.compile(r"(?<=[a-z])['\u2019](?:s|re|ve|ll|d|m)(?![a-z0-9])", re.I)
+_SUFFIX = re.compile(r"(?<=[a-z])['\u2019](?:re|ve|ll|d|m)(?![a-z0-9])", re.I)
 
 
 def stem(word: str) -> str:
