@@ -117,6 +117,14 @@ def _paths(index: DocsIndex, query: str) -> list[str]:
     return [h.path for h in index.search(query)[0]]
 
 
+def _ui5_index(tmp_path: Path, pages: dict[str, str]) -> DocsIndex:
+    """An index of SAP-docs/sapui5 with ``pages`` (path -> Markdown) beside the filler pages."""
+    ui5 = _tarball(tmp_path, "SAP-docs/sapui5", {**pages, **FILLER})
+    out = tmp_path / "docs.sqlite"
+    build_from({"SAP-docs/sapui5": (ui5, "bundled", None)}, out)
+    return DocsIndex(out)
+
+
 # --- flavours ----------------------------------------------------------------------------------------
 
 
@@ -388,18 +396,14 @@ def test_a_section_that_says_the_question_words_next_to_each_other_ranks_first(t
     # the shorter page holds the words apart; the other says "wombat catalog" as the question does
     scattered = "# Nightly Jobs\n\nA wombat team: export each catalog.\n"
     adjacent = "# Nightly Jobs\n\nTo export a wombat catalog, run the nightly job app.\n"
-    ui5 = _tarball(
+    index = _ui5_index(
         tmp_path,
-        "SAP-docs/sapui5",
         {
             "docs/10_More/nightly-jobs-0ff0020.md": f"<!-- loio{'7' * 32} -->\n\n{scattered}",
             "docs/11_Other/nightly-jobs-0ff0021.md": f"<!-- loio{'8' * 32} -->\n\n{adjacent}",
-            **FILLER,
         },
     )
-    out = tmp_path / "docs.sqlite"
-    build_from({"SAP-docs/sapui5": (ui5, "bundled", None)}, out)
-    assert _paths(DocsIndex(out), "export the wombat catalog")[0].endswith("0ff0021.md")
+    assert _paths(index, "export the wombat catalog")[0].endswith("0ff0021.md")
 
 
 def test_an_overview_page_answers_what_something_is_not_how_to_do_it(tmp_path: Path) -> None:
@@ -408,18 +412,13 @@ def test_an_overview_page_answers_what_something_is_not_how_to_do_it(tmp_path: P
         "quotas and read quokka quotas: the quokka service does all of it.\n"
     )
     task = "# Quotas in the Cockpit\n\nTo set a quokka quota, open the cockpit, choose the subaccount and enter it.\n"
-    ui5 = _tarball(
+    index = _ui5_index(
         tmp_path,
-        "SAP-docs/sapui5",
         {
             "docs/10_More/what-is-the-quokka-service-0ff0040.md": f"<!-- loio{'4' * 32} -->\n\n{overview}",
             "docs/10_More/setting-quokka-quotas-0ff0041.md": f"<!-- loio{'5' * 32} -->\n\n{task}",
-            **FILLER,
         },
     )
-    out = tmp_path / "docs.sqlite"
-    build_from({"SAP-docs/sapui5": (ui5, "bundled", None)}, out)
-    index = DocsIndex(out)
     assert _paths(index, "set the quokka quota")[0].endswith("0ff0041.md")
     assert _paths(index, "what is the quokka service")[0].endswith("0ff0040.md")
 
@@ -470,33 +469,25 @@ def test_a_questions_contractions_are_not_words_a_page_must_hold(tmp_path: Path)
     # contractions must not be the better match for them
     chatty = "# Wombat Moods\n\nA wombat doesn't export; it can't, don't ask, it doesn't want to export.\n"
     answer = "# Starting the Wombat Export\n\nTo start the wombat export, open the export job and start it.\n"
-    ui5 = _tarball(
+    index = _ui5_index(
         tmp_path,
-        "SAP-docs/sapui5",
         {
             "docs/10_More/wombat-moods-0ff0060.md": f"<!-- loio{'9' * 32} -->\n\n{chatty}",
             "docs/10_More/starting-the-wombat-export-0ff0061.md": f"<!-- loio{'a1' * 16} -->\n\n{answer}",
-            **FILLER,
         },
     )
-    out = tmp_path / "docs.sqlite"
-    build_from({"SAP-docs/sapui5": (ui5, "bundled", None)}, out)
-    assert _paths(DocsIndex(out), "the wombat export doesn't start, can't see why")[0].endswith("0ff0061.md")
+    assert _paths(index, "the wombat export doesn't start, can't see why")[0].endswith("0ff0061.md")
 
 
 def test_a_question_in_developers_short_forms_finds_the_page_that_writes_them_out(tmp_path: Path) -> None:
     # "auth" and "config" as developers write them, "authentication" and "configure" as the documentation does
     feeding = "# Feeding Wombats\n\nA wombat eats grass. Wombat keepers feed each wombat twice a day.\n"
     setup = "# Wombat Authentication\n\nTo configure basic authentication for the wombat API, set the user.\n"
-    ui5 = _tarball(
+    index = _ui5_index(
         tmp_path,
-        "SAP-docs/sapui5",
         {
             "docs/10_More/feeding-wombats-0ff0070.md": f"<!-- loio{'b2' * 16} -->\n\n{feeding}",
             "docs/10_More/wombat-authentication-0ff0071.md": f"<!-- loio{'c3' * 16} -->\n\n{setup}",
-            **FILLER,
         },
     )
-    out = tmp_path / "docs.sqlite"
-    build_from({"SAP-docs/sapui5": (ui5, "bundled", None)}, out)
-    assert _paths(DocsIndex(out), "wombat auth config")[0].endswith("0ff0071.md")
+    assert _paths(index, "wombat auth config")[0].endswith("0ff0071.md")

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, TypeAlias
 from sap_devs.docs import bm25_top, flavours, hints, questions, twins
 from sap_devs.docs.bm25_top import any_of as _any_of
 from sap_devs.docs.sources import REPO_ALIASES, SOURCES, DocSource
-from sap_devs.search.analysis import analyze
+from sap_devs.search.analysis import STOP_WORDS, _term, analyze
 
 if TYPE_CHECKING:  # the reader (ingest, with tarfile) is for building; a search never loads it
     from sap_devs.docs.ingest import Page
@@ -939,8 +939,6 @@ def _passages(body: str) -> Iterator[str]:
 
 def snippet(body: str, wanted: set[str], limit: int = SNIPPET_CHARS) -> str:
     """The passage of ``body`` that holds the most query terms, at most ``limit`` characters."""
-    from sap_devs.search.analysis import STOP_WORDS, _term
-
     rest = _passages(body)
     parts = list(itertools.islice(rest, 300))
     if not parts:

@@ -315,19 +315,18 @@ def split_sections(
 
     for line in text.splitlines():
         match = None if fences.step(line) else _heading(line)
-        own = None
-        if match and anchors is not None:
-            given = re.search(r"\{\s*#([\w-]+)\s*\}", match.group(2))
-            heading = _ATTRS.sub("", _HEADING_LINK.sub(r"\1", match.group(2))).strip()
-            own = anchors(heading, given.group(1) if given else None)
-        if match and len(match.group(1)) <= level:
+        if not match or (anchors is None and len(match.group(1)) > level):
+            current.append(line)
+            continue
+        attr = re.search(r"\{\s*#([\w-]+)\s*\}", match.group(2))
+        given = attr.group(1) if attr else None
+        name = _ATTRS.sub("", _HEADING_LINK.sub(r"\1", match.group(2))).strip()
+        own = anchors(name, given) if anchors is not None else None  # every heading counts, the deeper ones too
+        if len(match.group(1)) <= level:
             flush()
             current = []
             depth = len(match.group(1))
-            raw = match.group(2)
-            attr = re.search(r"\{\s*#([\w-]+)\s*\}", raw)
-            name = _ATTRS.sub("", _HEADING_LINK.sub(r"\1", raw)).strip()
-            anchor = attr.group(1) if attr else own or slug(name)
+            anchor = given or own or slug(name)
             if depth == 1:
                 path, levels = [name], [1]
                 continue
