@@ -96,10 +96,11 @@ def test_abap_tools_and_call_tool_stay_on_the_loop() -> None:
 async def test_the_deadline_cancels_the_handler_so_it_stops_working(tmp_path, monkeypatch) -> None:
     import asyncio
 
-    monkeypatch.setenv("SAP_DEVS_TOOL_TIMEOUT", "0.2")
-    stopped = threading.Event()
+    monkeypatch.setenv("SAP_DEVS_TOOL_TIMEOUT", "0.5")
+    started, stopped = threading.Event(), threading.Event()
 
     async def handle(params: ToolInput, ctx: ToolContext) -> _Out:
+        started.set()
         try:
             await asyncio.sleep(30)
         except asyncio.CancelledError:
@@ -112,5 +113,30 @@ async def test_the_deadline_cancels_the_handler_so_it_stops_working(tmp_path, mo
         handler=handle,
     )  # fmt: skip
     outcome = await invoke(tool, {}, ToolContext(cwd=tmp_path, layers=[bundled_layer()]))
-    assert outcome.is_error and "did not finish within 0.2s and was stopped" in outcome.text
-    assert await anyio.to_thread.run_sync(stopped.wait, 10)
+    assert outcome.is_error and "did not finish within 0.5s and was stopped" in outcome.text
+    # on a loaded machine the worker thread may not have begun before the deadline: then the handler never
+    # runs at all (the next test); once it has begun, the cancellation must reach it
+    if started.is_set():
+        assert await anyio.to_thread.run_sync(stopped.wait, 10)
+
+
+def test_a_handler_cancelled_before_its_worker_starts_never_runs(tmp_path) -> None:
+    import asyncio
+
+    from sap_devs.mcp.dispatch import _Worker
+
+    calls: list[str] = []
+
+    async def handle(params: ToolInput, ctx: ToolContext) -> _Out:
+        calls.append("ran")
+        return _Out(done=True)
+
+    tool = Tool(
+        name="late_tool", title="L", description="Never runs.", category="knowledge", input=ToolInput, output=_Out,
+        handler=handle,
+    )  # fmt: skip
+    worker = _Worker(tool, ToolInput(), ToolContext(cwd=tmp_path, layers=[bundled_layer()]))
+    worker.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        worker.run()
+    assert calls == []
