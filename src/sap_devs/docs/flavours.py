@@ -56,7 +56,8 @@ FLAVOURS: tuple[Flavour, ...] = (
         "cap-node",
         "cap",
         _re(
-            r"node\.?js|\bnode\b|javascript|typescript|\bnpm\b|\bexpress\b|\bcds\.(ql|services|connect|env)\b|\bsrv\.on\b"
+            r"node\.?js|\bnode\b|javascript|\bjs\b|typescript|\bnpm\b|\bexpress\b|\bcds\.(ql|services|connect|env)\b|"
+            r"\bsrv\.on\b"
         ),
         _re(r"^node\.js/|node\.?js|typescript|javascript"),
         _re(r"\bnode\.?js\b"),
@@ -64,7 +65,11 @@ FLAVOURS: tuple[Flavour, ...] = (
     Flavour(
         "cap-java",
         "cap",
-        _re(r"\bjava\b|\bspring\b|\bmaven\b|\bpom\.xml\b|cds-services|\bcds4j\b|\bjvm\b|\bcqn ?(select|insert)"),
+        # a Java exception class by its name ("DestinationAccessException"; ABAP's CX_..._EXCEPTION has an underscore)
+        _re(
+            r"\bjava\b|\bspring\b|\bmaven\b|\bpom\.xml\b|cds-services|\bcds4j\b|\bjvm\b|\bcqn ?(select|insert)|"
+            r"[a-z]exception\b"
+        ),
         _re(r"^java/|\bjava\b|spring boot"),
         _re(r"\bjava\b|spring boot|\bmaven\b"),
     ),

@@ -36,7 +36,7 @@ FORMAT = 5  # 4: pages carry their flavours; meta records the digest of what mad
 WEIGHTS = (4.0, 3.0, 1.0, 2.0)
 CANDIDATES = 200  # sections ranked by FTS5 before pages are grouped
 PRODUCT_RANGES = 8  # a product filter on more runs of consecutive sections than this joins every match instead
-COVERAGE_TOP = 60  # of those, how many are checked for the share of the query they hold
+COVERAGE_TOP = 100  # of those, how many are checked for the share of the query they hold (and for word pairs)
 COMMON_SHARE = 0.15
 TITLE_BOOST = 1.0
 PHRASE_BOOST = 0.5  # a checked section holding all the question's neighbouring word pairs side by side: x1.5
@@ -66,6 +66,8 @@ _OVERVIEW = re.compile(r"^(?:what is|what's|overview|introduction|about)\b", re.
 _ASKS_OVERVIEW = re.compile(r"\bwhat(?: is|'s| are)\b|\boverview\b|\bintroduc|\bexplain\b|\bdifference\b", re.I)
 OVERVIEW_WEIGHT = 0.7  # a "What Is ..." / overview page, for a question that does not ask what something is
 LIBRARY_WEIGHT = 0.7  # a page of a library's documentation (the Cloud SDK), for a question naming no language
+# ... nor an SDK: "sdk js app on kyma: Unable to get access token" asks about the library's code, not the platform
+_NAMES_SDK = re.compile(r"\bsdks?\b", re.I)
 _LIBRARIES = frozenset(s.repo.lower() for s in SOURCES if s.folder_flavours)
 _CHANGE_LOG = re.compile(r"what'?s new|new and changed|release notes?|patch releases?|change ?log", re.I)
 SNIPPET_CHARS = 300
@@ -476,7 +478,8 @@ class DocsIndex:
             hinted = hints.of_query(analysed[:64])
             asked = flavours.of_query(query)
             general = _ASKS_OVERVIEW.search(query) is not None
-            hits = self._rank_pages(rows, groups, asked, held, hinted, weights, general)
+            sdk = _NAMES_SDK.search(query) is not None
+            hits = self._rank_pages(rows, groups, asked, held, hinted, weights, general, sdk)
             top = hits[:limit]
             held.update(self._held([sid for h in top for sid in h.sids if sid not in held], groups))
             return [self._finished(h, groups, len(terms), held) for h in top], len(hits)
@@ -640,6 +643,7 @@ class DocsIndex:
         hinted: frozenset[str] = frozenset(),
         named: dict[int, float] | None = None,
         general: bool = True,
+        sdk: bool = False,
     ) -> list[Hit]:
         """Sections scored by bm25 and by how much of the query they cover; pages by their best sections and
         by how much of the query their title says, pages of another flavour than the one asked for set back;
@@ -657,7 +661,8 @@ class DocsIndex:
             value = -row[4] * (0.4 + 0.6 * share) * (1 + PHRASE_BOOST * phrased.get(row[0], 0.0))
             by_page.setdefault(row[1], []).append((value, row))
         wanted = [set(g) for g in groups]
-        coded = any(flavours.BY_NAME[f].axis == "cap" for f in asked)  # the question names Node.js or Java
+        # the question names Node.js or Java, or an SDK
+        coded = sdk or any(flavours.BY_NAME[f].axis == "cap" for f in asked)
         superseded_wanted = any(t.startswith(("deprecat", "neo", "obsolet")) for g in groups for t in g)
         pages: list[Hit] = []
         for scored in by_page.values():
