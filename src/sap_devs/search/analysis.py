@@ -115,6 +115,9 @@ PHRASES: list[tuple[str, str]] = [
     # SAP terms built on a stop word: without these "value help" searched for "value" alone
     (r"(?:value|f4)[ -]?help", "valuehelp"),
     (r"mutual[ -]tls", "mtls"),
+    # the credentials' keys as bindings write them (clientid, clientsecret) and as prose does
+    (r"client[ _-]?id", "clientid"),
+    (r"client[ _-]?secret", "clientsecret"),
     (r"where[ -]used(?: list)?", "whereused"),
 ]
 # one alternation, one pass per text: each phrase is its own group, replaced by its canonical term
