@@ -72,6 +72,11 @@ STOP_WORDS = frozenset(
         "then",
         "also",
         "just",
+        # pronouns: "them" is what "theme" and "theming" stem to, "these" and "those" are no topic
+        "them",
+        "they",
+        "these",
+        "those",
     ]
 )
 
@@ -100,7 +105,7 @@ PHRASES: list[tuple[str, str]] = [
     (r"mobile development kit", "mdk"),
     (r"advanced event mesh", "aem"),
     (r"ci ?/ ?cd|continuous integration(?: and|,| &)? (?:continuous )?(?:delivery|deployment)", "cicd"),
-    (r"s/4 ?hana|s4 hana", "s4hana"),
+    (r"s/4(?: ?hana)?|s4 hana", "s4hana"),  # also "S/4" alone
     (r"cloud foundry", "cf"),
     (r"api management", "apim"),
     (r"integration flows?", "iflow"),
@@ -109,6 +114,10 @@ PHRASES: list[tuple[str, str]] = [
     (r"abap development tools", "adt"),
     # SAP terms built on a stop word: without these "value help" searched for "value" alone
     (r"(?:value|f4)[ -]?help", "valuehelp"),
+    (r"mutual[ -]tls", "mtls"),
+    # the credentials' keys as bindings write them (clientid, clientsecret) and as prose does
+    (r"client[ _-]?id", "clientid"),
+    (r"client[ _-]?secret", "clientsecret"),
     (r"where[ -]used(?: list)?", "whereused"),
 ]
 # one alternation, one pass per text: each phrase is its own group, replaced by its canonical term
@@ -147,6 +156,13 @@ ALIASES = {
     "config": "configuration",
     "configs": "configuration",
     "auth": "authentication",
+    "prem": "premise",  # on-prem
+    "apis": "api",  # not stemmed: words ending in "is" keep their s (analysis, basis)
+    "repo": "repository",
+    "repos": "repository",
+    "creds": "credentials",
+    "devs": "developers",
+    "prod": "production",
 }
 
 # related terms added to a query with a lower weight (keys and values are analysed below)
@@ -161,7 +177,8 @@ _RELATED_WORDS = {
 
 # product names written in mixed case that camelCase splitting would break apart
 _PRODUCTS = re.compile(r"(?<![A-Za-z0-9])(?:open|sap)ui5(?![A-Za-z0-9])", re.I)
-_MIXED_CASE = re.compile(r"(?<![A-Za-z0-9])(?:OData|iFlow|RESTful)")  # ODataModel -> odataModel -> "odata model"
+# ODataModel -> odataModel -> "odata model"; mTLS and IdP stay one word ("mtls", "idp"), not "m tls", "id p"
+_MIXED_CASE = re.compile(r"(?<![A-Za-z0-9])(?:OData|iFlow|RESTful|mTLS|IdP)")
 # "IS" for SAP Integration Suite: only in capitals, and not inside capitalised code such as ABAP's
 # "IS INITIAL" / "IS NOT BOUND" or an all-caps sentence ("WHAT IS"); never "IS-U" (an industry solution)
 _INTEGRATION_SUITE = re.compile(r"(?:(?<=SAP )|(?<![A-Z]{2} ))(?<![\w-])IS(?![\w-])(?! *[A-Z]{2})")
