@@ -53,6 +53,10 @@ def search(query: str, **kw) -> list[str]:
         ("I can’t bind it and it won't deploy", ["bind", "will", "deploy"]),
         ("we're sure they'll deploy", ["sure", "deploy"]),  # "they" is a stop word
         ("WRITE 's'.", ["writ", "s"]),
+        # keys as bindings write them joined and as prose writes them apart are one term each
+        ("client id and client_secret", ["clientid", "clientsecret"]),
+        ("cf create-service-key, Service Keys", ["cf", "creat", "servicekey", "servicekey"]),
+        ("fall back to a second model", ["fallback", "second", "model"]),
     ],
 )
 def test_analysis(text: str, expected: list[str]) -> None:

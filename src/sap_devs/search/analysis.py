@@ -118,6 +118,8 @@ PHRASES: list[tuple[str, str]] = [
     # the credentials' keys as bindings write them (clientid, clientsecret) and as prose does
     (r"client[ _-]?id", "clientid"),
     (r"client[ _-]?secret", "clientsecret"),
+    (r"service[ _-]?keys?", "servicekey"),
+    (r"fall[ -]?backs?", "fallback"),
     (r"where[ -]used(?: list)?", "whereused"),
 ]
 # one alternation, one pass per text: each phrase is its own group, replaced by its canonical term
