@@ -149,6 +149,12 @@ def test_the_versions_of_kyma_apirules_are_not_odata_versions() -> None:
     assert flavours.of_query("odata v2 model batch requests") == {"odata-v2"}
 
 
+def test_a_java_exception_class_names_java_and_an_abap_one_does_not() -> None:
+    assert flavours.of_query("DestinationAccessException: Failed to get destination") == {"cap-java"}
+    for abap in ("ZCX_MYEXCEPTION is raised", "zcx_myexception", "CX_SY_ZERODIVIDE exception", "an exception"):
+        assert flavours.of_query(abap) == set(), abap
+
+
 def test_a_v4_question_gets_the_v4_page_first_and_a_v2_question_the_v2_page(
     flavour_index: DocsIndex, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -65,10 +65,11 @@ FLAVOURS: tuple[Flavour, ...] = (
     Flavour(
         "cap-java",
         "cap",
-        # a Java exception class by its name ("DestinationAccessException"; ABAP's CX_..._EXCEPTION has an underscore)
+        # a Java exception class by its camel-cased name ("DestinationAccessException"), case-sensitive: ABAP's
+        # exception classes (CX_..._EXCEPTION, ZCX_MYEXCEPTION, zcx_myexception) are not written that way
         _re(
             r"\bjava\b|\bspring\b|\bmaven\b|\bpom\.xml\b|cds-services|\bcds4j\b|\bjvm\b|\bcqn ?(select|insert)|"
-            r"[a-z]exception\b"
+            r"(?-i:[a-z]Exception)\b"
         ),
         _re(r"^java/|\bjava\b|spring boot"),
         _re(r"\bjava\b|spring boot|\bmaven\b"),
