@@ -57,6 +57,9 @@ def search(query: str, **kw) -> list[str]:
         ("client id and client_secret", ["clientid", "clientsecret"]),
         ("cf create-service-key, Service Keys", ["cf", "creat", "servicekey", "servicekey"]),
         ("fall back to a second model", ["fallback", "second", "model"]),
+        # an acronym's plural is one word, not a camelCase break ("AP" + "Is"); camelCase around it still splits
+        ("APIs and URLs", ["api", "urls"]),
+        ("getAPIsList", ["api", "list"]),
     ],
 )
 def test_analysis(text: str, expected: list[str]) -> None:

@@ -184,7 +184,8 @@ _MIXED_CASE = re.compile(r"(?<![A-Za-z0-9])(?:OData|iFlow|RESTful|mTLS|IdP)")
 # "IS" for SAP Integration Suite: only in capitals, and not inside capitalised code such as ABAP's
 # "IS INITIAL" / "IS NOT BOUND" or an all-caps sentence ("WHAT IS"); never "IS-U" (an industry solution)
 _INTEGRATION_SUITE = re.compile(r"(?:(?<=SAP )|(?<![A-Z]{2} ))(?<![\w-])IS(?![\w-])(?! *[A-Z]{2})")
-_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])|(?<=[A-Z0-9])(?=[A-Z][a-z])")
+# an acronym's plural (APIs, URLs, JWTs) is one word, not "AP" + "Is"
+_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])|(?<=[A-Z0-9])(?=[A-Z][a-z])(?![A-Z]s(?![a-z]))")
 # starts only at a word start and never gives back what it took: linear on a 60,000-letter "word"
 # (the plain form retried from every letter, quadratic)
 _COMPOUND = re.compile(r"(?<![a-z0-9])[a-z][a-z0-9]*+(?:_[a-z0-9]++)+")
