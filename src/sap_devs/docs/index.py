@@ -33,7 +33,7 @@ if TYPE_CHECKING:  # the reader (ingest, with tarfile) is for building; a search
 FORMAT = 5  # 4: pages carry their flavours; meta records the digest of what made the terms; 5: twins
 # title, heading path, body, the questions the page answers; every section row holds its page's title, and the
 # title counts again in TITLE_BOOST and PAGE_COVERAGE: at 6 a title's words outweighed what sections say
-WEIGHTS = (4.0, 3.0, 1.0, 2.0)
+WEIGHTS = (4.0, 3.0, 1.0, 3.0)
 CANDIDATES = 200  # sections ranked by FTS5 before pages are grouped
 PRODUCT_RANGES = 8  # a product filter on more runs of consecutive sections than this joins every match instead
 COVERAGE_TOP = 100  # of those, how many are checked for the share of the query they hold (and for word pairs)
