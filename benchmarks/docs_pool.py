@@ -11,6 +11,7 @@ random page of the same product (how often does the judge call an unrelated page
     python benchmarks/docs_pool.py packets OUT_DIR --parts 6   # write OUT_DIR/part-N.md and key.json
     python benchmarks/docs_pool.py packets OUT_DIR --new       # only pages nobody judged yet
     python benchmarks/docs_pool.py packets OUT_DIR --sets heldout_new  # other query sets (default tuning,heldout)
+    python benchmarks/docs_pool.py packets OUT_DIR --new --ours 3  # only sap-devs' top 3, no baseline (tuning sets)
     python benchmarks/docs_pool.py read OUT_DIR CANDIDATE_ID [OFFSET]  # a candidate's page, for a judge
     python benchmarks/docs_pool.py collect OUT_DIR               # judged parts -> docs_judgments_pooled.yaml
 
@@ -58,9 +59,16 @@ def _row(source: str, path: str) -> int | None:
     return found[0] if found else None
 
 
-def packets(out: Path, parts: int, new_only: bool = False, sets: tuple[str, ...] = ("tuning", "heldout")) -> None:
+def packets(
+    out: Path,
+    parts: int,
+    new_only: bool = False,
+    sets: tuple[str, ...] = ("tuning", "heldout"),
+    ours: int | None = None,
+) -> None:
     """Judging packets; with ``new_only``, only the pages nobody judged yet (a later engine's top 10), with
-    the same controls, for the questions that have such pages."""
+    the same controls, for the questions that have such pages. With ``ours``, only sap-devs' top ``ours``
+    pages are pooled (no baseline): a cheaper pool of the ranks that decide MRR, for tuning sets."""
     graded = rel.graded() if new_only else {}
     index = current()
     rng = random.Random(19)
@@ -75,15 +83,16 @@ def packets(out: Path, parts: int, new_only: bool = False, sets: tuple[str, ...]
     key: dict[str, dict] = {}
     with tempfile.TemporaryDirectory() as tmp:
         base_path = Path(tmp) / "baseline.sqlite"
-        rel.build_baseline(index.path, base_path)
-        baseline = sqlite3.connect(base_path)
+        if ours is None:
+            rel.build_baseline(index.path, base_path)
+        baseline = sqlite3.connect(base_path) if ours is None else None
         for set_name in sets:
             for q in rel.load(set_name):
                 named = {rel._page_key(*rel._resolved(r)): rel._resolved(r) for r in q["relevant"]}
-                ours = [(h.source, h.path) for h in index.search(q["query"], limit=DEPTH)[0]]
-                theirs = rel.baseline_search(baseline, q["query"])[:DEPTH]
+                found = [(h.source, h.path) for h in index.search(q["query"], limit=ours or DEPTH)[0]]
+                theirs = rel.baseline_search(baseline, q["query"])[:DEPTH] if baseline else []
                 pool: dict[tuple[str, str], tuple[str, str, str]] = {}
-                for source, path in ours + theirs:
+                for source, path in found + theirs:
                     k = rel._page_key(source, path)
                     if k not in named and (set_name, q["query"], k) not in graded:
                         pool.setdefault(k, (source, path, "pool"))
@@ -218,7 +227,8 @@ def main() -> None:
         sets = (
             tuple(sys.argv[sys.argv.index("--sets") + 1].split(",")) if "--sets" in sys.argv else ("tuning", "heldout")
         )
-        packets(out, parts, new_only="--new" in sys.argv, sets=sets)
+        depth = int(sys.argv[sys.argv.index("--ours") + 1]) if "--ours" in sys.argv else None
+        packets(out, parts, new_only="--new" in sys.argv, sets=sets, ours=depth)
     elif command == "read" and len(sys.argv) > 3:
         read(out, sys.argv[3], int(sys.argv[4]) if len(sys.argv) > 4 and sys.argv[4].isdigit() else 0)
     elif command == "collect":
