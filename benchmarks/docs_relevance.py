@@ -19,7 +19,7 @@ benchmarks/docs_queries_ui5_api.yaml (held out) asks questions the OpenUI5 API r
 figures split by whether the question names the symbol; benchmarks/docs_queries_ui5_api_tuning.yaml is
 that set's tuning companion.
 
-Usage: python benchmarks/docs_relevance.py [tuning|heldout|flavours|heldout_new|tuning_new|tuning_weak|ui5_api|ui5_api_tuning|tuning_real1|tuning_real2|all]
+Usage: python benchmarks/docs_relevance.py [tuning|heldout|flavours|heldout_new|tuning_new|tuning_weak|ui5_api|ui5_api_tuning|tuning_real1|tuning_real2|tuning_real3|tuning_real4|all]
        [--details]
 """
 
@@ -50,6 +50,8 @@ SETS = {
     "ui5_api_tuning": HERE / "docs_queries_ui5_api_tuning.yaml",  # tune on it: the API reference pages
     "tuning_real1": HERE / "docs_queries_tuning_real1.yaml",  # tune on it: real questions, new sources, blind
     "tuning_real2": HERE / "docs_queries_tuning_real2.yaml",  # tune on it: real questions, new sources, blind
+    "tuning_real3": HERE / "docs_queries_tuning_real3.yaml",  # tune on it: real questions, the products ranking worst
+    "tuning_real4": HERE / "docs_queries_tuning_real4.yaml",  # tune on it: real questions, new sources, blind
 }
 POOLED = HERE / "docs_judgments_pooled.yaml"
 GRADES = HERE / "docs_judgments_pooled_grades.tsv"

@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 
 from sap_devs.docs import api_reference, questions, store
+from sap_devs.docs import index as docs_index
 from sap_devs.docs.build import build_from
-from sap_devs.docs.index import DocsIndex
+from sap_devs.docs.index import ASKED_BOOST, DocsIndex
 from sap_devs.docs.sources import API_REFERENCE, SOURCES
 from sap_devs.knowledge.ui5_api import catalog
 from tests.test_docs import _tarball
@@ -70,6 +71,47 @@ def test_a_question_of_one_section_leads_to_that_section(asked_index: DocsIndex)
     hit = asked_index.search("scc expired x.509 cert")[0][0]
     assert hit.title == "Troubleshooting the Cloud Connector"
     assert hit.section.endswith("> Renewing Certificates") and hit.snippet.startswith("Replace the system certificate")
+
+
+def test_a_page_whose_one_question_says_it_all_gains_more_than_words_spread_over_several(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The developer's question, written for one page as one question, lifts that page by the whole
+    ASKED_BOOST; a page whose questions hold the same words spread over several is lifted less."""
+    folder = tmp_path / "questions"
+    folder.mkdir()
+    monkeypatch.setattr(questions, "QUESTIONS_DIR", folder)
+    retention, audit = (f"docs/1-connectivity/{name}-{c * 32}.md" for name, c in (("retention", "b"), ("audit", "a")))
+    (folder / "SAP-docs+btp-connectivity.tsv").write_text(
+        f"{retention}\thow many days does the cloud connector keep its audit log | rotate old files\n"
+        f"{audit}\taudit log level | who changed the connector configuration | how many audit entries | "
+        "keep a record of logons | days of history in the ui\n",
+        encoding="utf-8",
+    )
+    files = {
+        retention: f"<!-- loio{'b' * 32} -->\n\n# Log Retention\n\nOld files are deleted after the configured number of days.\n",
+        audit: f"<!-- loio{'a' * 32} -->\n\n# Audit Logging in the Cloud Connector\n\nThe Cloud Connector writes an "
+        "audit log of changes. Set the audit log level in the administration UI.\n",
+        **{
+            f"docs/1-connectivity/page-{n}-{n:032x}.md": f"<!-- loio{n:032x} -->\n\n# Destinations {n}\n\n"
+            "A destination names a system and how to log on to it.\n"
+            for n in range(30)
+        },
+    }
+    tar = _tarball(tmp_path, "SAP-docs/btp-connectivity", files)
+    build_from({"SAP-docs/btp-connectivity": (tar, "bundled", None)}, tmp_path / "docs.sqlite")
+    index = DocsIndex(tmp_path / "docs.sqlite")
+    question = "how many days does the cloud connector keep the audit log"
+
+    def scores() -> dict[str, float]:
+        return {h.title: h.score for h in index.search(question)[0]}
+
+    lifted = scores()
+    monkeypatch.setattr(docs_index, "ASKED_BOOST", 0.0)
+    plain = scores()
+    gain = {title: lifted[title] / plain[title] for title in plain}
+    assert gain["Log Retention"] == pytest.approx(1 + ASKED_BOOST)
+    assert 1 < gain["Audit Logging in the Cloud Connector"] < gain["Log Retention"]
 
 
 def test_a_page_published_in_two_guides_gets_its_questions_in_both(asked_index: DocsIndex) -> None:

@@ -289,7 +289,18 @@ def test_updating_one_source_leaves_the_others_untouched_and_forgets_its_old_pag
     assert info == {"capire/docs": ("fff", "synced"), "SAP-docs/sapui5": ("abc1234def", "bundled")}
     con = sqlite3.connect(out)
     con.execute("INSERT INTO fts(fts, rank) VALUES ('integrity-check', 1)")  # raises on a corrupt FTS index
+    con.execute("INSERT INTO asked(asked, rank) VALUES ('integrity-check', 1)")
+    # the written questions of capire's old pages left with them; none is left pointing at a page that is gone
+    before = sqlite3.connect(flavour_index.path)
+    old_pages = {p for (p,) in before.execute("SELECT id FROM pages WHERE source = 'capire/docs'")}
+    old_rows = [r for (r,) in before.execute("SELECT rowid FROM asked")]
+    before.close()
+    pages = {p for (p,) in con.execute("SELECT id FROM pages")}
+    rows = [r for (r,) in con.execute("SELECT rowid FROM asked")]
     con.close()
+    assert any(r >> docs_index.ASKED_SHIFT in old_pages for r in old_rows)  # the test has questions to forget
+    assert all(r >> docs_index.ASKED_SHIFT in pages for r in rows)
+    assert len(rows) == len([r for r in old_rows if r >> docs_index.ASKED_SHIFT not in old_pages])
 
 
 def test_an_index_whose_terms_were_made_otherwise_is_not_updated_in_place(flavour_index: DocsIndex, tmp_path) -> None:

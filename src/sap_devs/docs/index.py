@@ -30,7 +30,7 @@ from sap_devs.search.analysis import STOP_WORDS, _term, analyze
 if TYPE_CHECKING:  # the reader (ingest, with tarfile) is for building; a search never loads it
     from sap_devs.docs.ingest import Page
 
-FORMAT = 5  # 4: pages carry their flavours; meta records the digest of what made the terms; 5: twins
+FORMAT = 6  # 4: pages carry their flavours; meta records the digest of what made the terms; 5: twins; 6: asked
 # title, heading path, body, the questions the page answers; every section row holds its page's title, and the
 # title counts again in TITLE_BOOST and PAGE_COVERAGE: at 6 a title's words outweighed what sections say
 WEIGHTS = (4.0, 3.0, 1.0, 3.0)
@@ -48,6 +48,8 @@ CHANGE_LOG_WEIGHT = 0.5
 SUPERSEDED_WEIGHT = 0.5
 FLAVOUR_WEIGHT = 0.5  # a page of another flavour than the question asks for (V2 for a V4 question)
 NAMED_WEIGHT = 3.0  # an API reference page of a symbol the question names ("sap.m.Input", "MultiComboBox")
+ASKED_BOOST = 0.3  # a candidate page whose written question matches the question best of all: x1.3
+ASKED_SHIFT = 10  # a written question's row id is its page's id shifted by this, plus its number on the page
 ADJACENT_SHARE = 0.5  # a neighbouring section scoring this share of the best one is part of the answer
 STRONG, PARTIAL = 0.75, 0.4  # shares of the question a hit's passage and title hold, for its strength
 _SUPERSEDED = re.compile(r"\bdeprecated\b|\bobsolete\b|\bneo\b", re.I)
@@ -94,6 +96,7 @@ CREATE INDEX sections_page ON sections(page, ord);
 CREATE INDEX pages_source ON pages(source);
 CREATE VIRTUAL TABLE fts USING fts5(title, heading, body, asks, content='', tokenize="unicode61 tokenchars '_'");
 CREATE VIRTUAL TABLE vocab USING fts5vocab(fts, 'row');
+CREATE VIRTUAL TABLE asked USING fts5(terms, content='', tokenize="unicode61 tokenchars '_'");
 CREATE TABLE redirects(source TEXT NOT NULL, old TEXT NOT NULL, new TEXT NOT NULL);
 """
     + twins.TABLE
@@ -152,6 +155,7 @@ def build(path: Path, sources: Iterable[SourceRows]) -> dict[str, int]:
             _insert(con, rows, counts)
         twins.link(con)
         con.execute("INSERT INTO fts(fts) VALUES ('optimize')")
+        con.execute("INSERT INTO asked(asked) VALUES ('optimize')")
         con.commit()
         con.execute("VACUUM")
     except BaseException:
@@ -214,6 +218,7 @@ def update(
         con.executemany("INSERT INTO meta VALUES (?, ?)", _meta())
         # merged into one segment again, as a build leaves it: a search over many segments is slower
         con.execute("INSERT INTO fts(fts) VALUES ('optimize')")
+        con.execute("INSERT INTO asked(asked) VALUES ('optimize')")
         con.commit()
         counts["pages"] = con.execute("SELECT count(*) FROM pages").fetchone()[0]
         counts["sections"] = con.execute("SELECT count(*) FROM sections").fetchone()[0]
@@ -246,6 +251,10 @@ def _insert(con: sqlite3.Connection, rows: SourceRows, counts: dict[str, int]) -
             (page.source, page.path, page.title, page.url, page.product, flavour),
         )
         page_id = cur.lastrowid
+        con.executemany(
+            "INSERT INTO asked(rowid, terms) VALUES (?, ?)",
+            _asked_rows(asked, page_id, page.path, [" > ".join(s.heading) for s in page.sections]),
+        )
         for ord_, section in enumerate(page.sections):
             heading = " > ".join(section.heading)
             cur = con.execute(
@@ -263,6 +272,14 @@ def _insert(con: sqlite3.Connection, rows: SourceRows, counts: dict[str, int]) -
             )
             counts["sections"] += 1
         counts["pages"] += 1
+
+
+def _asked_rows(asked: questions.Questions, page_id: int, path: str, headings: Sequence[str]) -> list[tuple[int, str]]:
+    """The page's written questions one per row, (row id, analysed terms): the page's own, then its sections'
+    in order; the row id says the page, so a search needs no lookup and a removal can name each row again."""
+    lines = asked.of(path).splitlines() + [q for h in headings for q in asked.of(path, h).splitlines()]
+    first = page_id << ASKED_SHIFT
+    return [(first + n, _terms(q)) for n, q in enumerate(lines[: 1 << ASKED_SHIFT])]
 
 
 def _fts_row(
@@ -303,6 +320,12 @@ def _remove(con: sqlite3.Connection, repo: str) -> None:
         con.execute(
             "INSERT INTO fts(fts, rowid, title, heading, body, asks) VALUES ('delete', ?, ?, ?, ?, ?)",
             (sid, *_fts_row(asked, path, searched_title(repo, title), ord_, heading.split(" > "), text)),
+        )
+    for page_id, path in con.execute("SELECT id, path FROM pages WHERE source = ?", (repo,)).fetchall():
+        headings = [h for (h,) in con.execute("SELECT heading FROM sections WHERE page = ? ORDER BY ord", (page_id,))]
+        con.executemany(
+            "INSERT INTO asked(asked, rowid, terms) VALUES ('delete', ?, ?)",
+            _asked_rows(asked, page_id, path, headings),
         )
     con.execute("DELETE FROM sections WHERE page IN (SELECT id FROM pages WHERE source = ?)", (repo,))
     con.execute("DELETE FROM pages WHERE source = ?", (repo,))
@@ -479,7 +502,9 @@ class DocsIndex:
             asked = flavours.of_query(query)
             general = _ASKS_OVERVIEW.search(query) is not None
             sdk = _NAMES_SDK.search(query) is not None
-            hits = self._rank_pages(rows, groups, asked, held, hinted, weights, general, sdk)
+            hits = self._rank_pages(
+                rows, groups, asked, held, hinted, weights, general, sdk, self._asked(groups, {r[1] for r in rows})
+            )
             top = hits[:limit]
             held.update(self._held([sid for h in top for sid in h.sids if sid not in held], groups))
             return [self._finished(h, groups, len(terms), held) for h in top], len(hits)
@@ -644,6 +669,7 @@ class DocsIndex:
         named: dict[int, float] | None = None,
         general: bool = True,
         sdk: bool = False,
+        written: dict[int, float] | None = None,
     ) -> list[Hit]:
         """Sections scored by bm25 and by how much of the query they cover; pages by their best sections and
         by how much of the query their title says, pages of another flavour than the one asked for set back;
@@ -693,6 +719,8 @@ class DocsIndex:
                 value *= HINT_BOOST
             if named and page in named:
                 value *= named[page]
+            if written:
+                value *= 1 + ASKED_BOOST * written.get(page, 0.0)
             pair = [best]
             neighbour = next((e for e in scored[1:3] if abs(e[1][10] - ord_) == 1), None)
             if neighbour is not None and neighbour[0] >= ADJACENT_SHARE * best_value:
@@ -717,6 +745,23 @@ class DocsIndex:
             )
         pages.sort(key=lambda h: -h.score)
         return self._one_per_page(pages)
+
+    def _asked(self, groups: list[list[str]], pages: set[int]) -> dict[int, float]:
+        """The candidate ``pages`` by their written question that matches the question best, as a share of the
+        best of all: one question that says what the developer asks beats its words spread over a page's many
+        questions (in the asks column they are one text, diluted by a long first section)."""
+        terms = list(dict.fromkeys(t for group in groups for t in group))
+        if not ASKED_BOOST or not terms or not pages:
+            return {}
+        marks = ",".join("?" * len(pages))
+        # FTS5 reads the matching rows' ids (cheap); SQLite keeps those of the candidates and bm25 scores only them
+        sql = f"SELECT rowid, bm25(asked) FROM asked WHERE asked MATCH ? AND (rowid >> {ASKED_SHIFT}) IN ({marks})"
+        found: dict[int, float] = {}
+        for rowid, score in self._con.execute(sql, (bm25_top.any_of(terms), *pages)):
+            page = rowid >> ASKED_SHIFT
+            found[page] = max(found.get(page, 0.0), -score)
+        best = max(found.values(), default=0.0)
+        return {page: value / best for page, value in found.items()} if best > 0 else {}
 
     def _phrased(self, ids: list[int], groups: list[list[str]]) -> dict[int, float]:
         """The share of the question's neighbouring word pairs ("service binding", "content package") each of
