@@ -82,15 +82,16 @@ def packets(
     items: list[dict] = []
     key: dict[str, dict] = {}
     with tempfile.TemporaryDirectory() as tmp:
-        base_path = Path(tmp) / "baseline.sqlite"
+        baseline = None
         if ours is None:
+            base_path = Path(tmp) / "baseline.sqlite"
             rel.build_baseline(index.path, base_path)
-        baseline = sqlite3.connect(base_path) if ours is None else None
+            baseline = sqlite3.connect(base_path)
         for set_name in sets:
             for q in rel.load(set_name):
                 named = {rel._page_key(*rel._resolved(r)): rel._resolved(r) for r in q["relevant"]}
                 found = [(h.source, h.path) for h in index.search(q["query"], limit=ours or DEPTH)[0]]
-                theirs = rel.baseline_search(baseline, q["query"])[:DEPTH] if baseline else []
+                theirs = rel.baseline_search(baseline, q["query"])[:DEPTH] if baseline is not None else []
                 pool: dict[tuple[str, str], tuple[str, str, str]] = {}
                 for source, path in found + theirs:
                     k = rel._page_key(source, path)

@@ -48,7 +48,7 @@ CHANGE_LOG_WEIGHT = 0.5
 SUPERSEDED_WEIGHT = 0.5
 FLAVOUR_WEIGHT = 0.5  # a page of another flavour than the question asks for (V2 for a V4 question)
 NAMED_WEIGHT = 3.0  # an API reference page of a symbol the question names ("sap.m.Input", "MultiComboBox")
-ASKED_BOOST = 0.3  # a candidate page whose written question matches the question best of all: x1.3
+ASKED_BOOST = 0.3  # the candidate page whose written question matches the question best of theirs: x1.3
 ASKED_SHIFT = 10  # a written question's row id is its page's id shifted by this, plus its number on the page
 ADJACENT_SHARE = 0.5  # a neighbouring section scoring this share of the best one is part of the answer
 STRONG, PARTIAL = 0.75, 0.4  # shares of the question a hit's passage and title hold, for its strength
@@ -251,15 +251,14 @@ def _insert(con: sqlite3.Connection, rows: SourceRows, counts: dict[str, int]) -
             (page.source, page.path, page.title, page.url, page.product, flavour),
         )
         page_id = cur.lastrowid
+        headings = [" > ".join(s.heading) for s in page.sections]
         con.executemany(
-            "INSERT INTO asked(rowid, terms) VALUES (?, ?)",
-            _asked_rows(asked, page_id, page.path, [" > ".join(s.heading) for s in page.sections]),
+            "INSERT INTO asked(rowid, terms) VALUES (?, ?)", _asked_rows(asked, page_id, page.path, headings)
         )
         for ord_, section in enumerate(page.sections):
-            heading = " > ".join(section.heading)
             cur = con.execute(
                 "INSERT INTO sections(page, ord, heading, anchor, body) VALUES (?,?,?,?,?)",
-                (page_id, ord_, heading, section.anchor, zlib.compress(section.text.encode("utf-8"), 6)),
+                (page_id, ord_, headings[ord_], section.anchor, zlib.compress(section.text.encode("utf-8"), 6)),
             )
             con.execute(
                 "INSERT INTO fts(rowid, title, heading, body, asks) VALUES (?,?,?,?,?)",
@@ -311,21 +310,22 @@ def _remove(con: sqlite3.Connection, repo: str) -> None:
     """Take one source's pages out of the index, its FTS rows given back the terms they were indexed with."""
     asked = questions.for_source(repo)
     rows = con.execute(
-        "SELECT s.id, s.ord, s.heading, s.body, p.path, p.title FROM sections s JOIN pages p ON p.id = s.page "
-        "WHERE p.source = ?",
+        "SELECT s.id, s.page, s.ord, s.heading, s.body, p.path, p.title FROM sections s JOIN pages p ON p.id = s.page "
+        "WHERE p.source = ? ORDER BY s.page, s.ord",
         (repo,),
     )
-    for sid, ord_, heading, body, path, title in rows.fetchall():
+    headings: dict[int, list[str]] = {}  # page -> its section headings in order, for its written questions' rows
+    for sid, page_id, ord_, heading, body, path, title in rows.fetchall():
+        headings.setdefault(page_id, []).append(heading)
         text = zlib.decompress(body).decode("utf-8")
         con.execute(
             "INSERT INTO fts(fts, rowid, title, heading, body, asks) VALUES ('delete', ?, ?, ?, ?, ?)",
             (sid, *_fts_row(asked, path, searched_title(repo, title), ord_, heading.split(" > "), text)),
         )
     for page_id, path in con.execute("SELECT id, path FROM pages WHERE source = ?", (repo,)).fetchall():
-        headings = [h for (h,) in con.execute("SELECT heading FROM sections WHERE page = ? ORDER BY ord", (page_id,))]
         con.executemany(
             "INSERT INTO asked(asked, rowid, terms) VALUES ('delete', ?, ?)",
-            _asked_rows(asked, page_id, path, headings),
+            _asked_rows(asked, page_id, path, headings.get(page_id, [])),
         )
     con.execute("DELETE FROM sections WHERE page IN (SELECT id FROM pages WHERE source = ?)", (repo,))
     con.execute("DELETE FROM pages WHERE source = ?", (repo,))
@@ -748,7 +748,7 @@ class DocsIndex:
 
     def _asked(self, groups: list[list[str]], pages: set[int]) -> dict[int, float]:
         """The candidate ``pages`` by their written question that matches the question best, as a share of the
-        best of all: one question that says what the developer asks beats its words spread over a page's many
+        best among them: one question that says what the developer asks beats its words spread over a page's many
         questions (in the asks column they are one text, diluted by a long first section)."""
         terms = list(dict.fromkeys(t for group in groups for t in group))
         if not ASKED_BOOST or not terms or not pages:
