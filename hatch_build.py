@@ -17,7 +17,10 @@ ROOT = Path(__file__).resolve().parent
 TARBALLS = ROOT / "data" / "docs"
 OUT = ROOT / "src" / "sap_devs" / "docs" / "data" / "docs.sqlite"
 DOCS = ROOT / "src" / "sap_devs" / "docs"
-CODE = [DOCS / name for name in ("ingest.py", "index.py", "sources.py", "build.py", "questions.py", "flavours.py")]
+CODE = [
+    DOCS / name
+    for name in ("ingest.py", "index.py", "sources.py", "build.py", "questions.py", "flavours.py", "postings.py")
+]
 CODE.append(DOCS / "api_reference.py")
 CODE.append(ROOT / "src" / "sap_devs" / "search" / "analysis.py")
 UI5_API = ROOT / "src" / "sap_devs" / "knowledge" / "ui5_api"
@@ -45,7 +48,7 @@ class CustomBuildHook(BuildHookInterface):  # type: ignore[type-arg]
         try:
             from sap_devs.docs.build import build_bundled
 
-            self.app.display_info("Building the SAP documentation index (about 20 s) ...")
+            self.app.display_info("Building the SAP documentation index (about 3 to 4 minutes) ...")
             counts = build_bundled(TARBALLS, OUT, progress=lambda msg: self.app.display_debug(msg))
         finally:
             sys.path.remove(str(ROOT / "src"))

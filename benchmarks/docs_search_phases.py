@@ -31,11 +31,13 @@ PHASES = {
     "_frequencies": "term groups (df, typos, splits)",
     "_typo_candidates": "term groups (df, typos, splits)",
     "_split_candidates": "term groups (df, typos, splits)",
-    "_candidates": "FTS MATCH + bm25, candidate rows",
+    "_candidates": "bm25 candidates (term arrays), their rows",
     "_named": "named symbols, their rows",
     "_named_rows": "named symbols, their rows",
+    "_spelled": "named symbols, their rows",
+    "_asked": "written questions (asked)",
+    "_phrased": "word pairs side by side",
     "_held": "coverage checks",
-    "_bitmap": "coverage checks",
     "_rank_pages": "ranking loop (Python)",
     "_title_terms": "ranking loop (Python)",
     "_one_per_page": "duplicates and twins",
@@ -89,6 +91,10 @@ class _Rows(list):
 
 
 def _kind(sql: str) -> str:
+    if "FROM postings" in sql:
+        return "sql: stored term arrays"
+    if "FROM asked" in sql:
+        return "sql: written questions"
     if "bm25" in sql and "s.page IN" in sql:
         return "sql: bm25 of named pages"
     if "bm25" in sql:
@@ -98,7 +104,7 @@ def _kind(sql: str) -> str:
     if "rowid IN" in sql:
         return "sql: coverage rowid IN"
     if "WHERE fts MATCH ?" in sql:
-        return "sql: bitmap doclist"
+        return "sql: FTS5 doclist"
     if "FROM vocab" in sql:
         return "sql: vocab"
     if "body FROM sections" in sql:
@@ -111,7 +117,7 @@ def _kind(sql: str) -> str:
 def main() -> None:
     docs = store.current()
     qs = queries()
-    for query, product in qs:  # warm: caches of section counts, bitmaps, titles, twins, page cache
+    for query, product in qs:  # warm: caches of section counts, titles, twins, the term-array scorers, page cache
         docs.search(query, product=product)
     if "--cprofile" in sys.argv:
         profile = cProfile.Profile()

@@ -16,6 +16,7 @@ from sap_devs.docs.index import DocsIndex, updatable, update
 from sap_devs.docs.ingest import load_source
 from sap_devs.docs.sources import BY_REPO
 from tests.test_docs import _tarball, call
+from tests.test_docs_postings import assert_arrays_match_fts5
 
 pytestmark = pytest.mark.anyio
 UI5_DOCS = "docs/06_SAP_Fiori_Elements"
@@ -290,6 +291,8 @@ def test_updating_one_source_leaves_the_others_untouched_and_forgets_its_old_pag
     con = sqlite3.connect(out)
     con.execute("INSERT INTO fts(fts, rank) VALUES ('integrity-check', 1)")  # raises on a corrupt FTS index
     con.execute("INSERT INTO asked(asked, rank) VALUES ('integrity-check', 1)")
+    assert_arrays_match_fts5(con)  # the stored term arrays forgot the old pages' rows and hold the new ones
+    assert_arrays_match_fts5(con, docs_index.ASKED_WEIGHTS, "asked")
     # the written questions of capire's old pages left with them; none is left pointing at a page that is gone
     before = sqlite3.connect(flavour_index.path)
     old_pages = {p for (p,) in before.execute("SELECT id FROM pages WHERE source = 'capire/docs'")}

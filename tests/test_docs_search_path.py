@@ -17,7 +17,7 @@ needs_bundled = pytest.mark.skipif(
     not store.bundled_path().is_file(), reason="the bundled docs index is built by `pip install` (hatch_build.py)"
 )
 
-# frequent words (the coverage check reads them from bitmaps) beside rare ones, a typo and a product filter
+# frequent words beside rare ones, a typo (its alternatives) and a product filter
 QUERIES = [
     ("how do I create a service in CAP and deploy it to cloud foundry", None),
     ("fiori elements list report default filter value", "ui5"),
@@ -35,15 +35,14 @@ def _answers(index: docs_index.DocsIndex) -> list[list[tuple]]:
 
 
 @needs_bundled
-def test_frequent_terms_held_as_bitmaps_rank_as_the_index_answers(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(docs_index, "BITMAP_DF", 10**9)  # every coverage check asked of the index
-    asked = _answers(docs_index.DocsIndex(store.bundled_path()))
-    monkeypatch.setattr(docs_index, "BITMAP_DF", 1)  # every term's sections from a bitmap
-    monkeypatch.setattr(docs_index, "BITMAPS", 3)  # and most of them dropped again and read anew
+def test_coverage_read_from_the_stored_arrays_ranks_as_fts5_answers() -> None:
     index = docs_index.DocsIndex(store.bundled_path())
-    assert _answers(index) == asked
-    assert asked[0] and all(hits for hits in asked)
-    assert len(index._bitmaps) <= 3
+    summed = _answers(index)
+    assert isinstance(index._scorers, tuple) and index._scorers[0]._memo is None  # the memo ends with the search
+    by_fts5 = docs_index.DocsIndex(store.bundled_path())
+    by_fts5._scorers = None  # every coverage check, bm25 and written question asked of FTS5
+    assert _answers(by_fts5) == summed
+    assert summed[0] and all(hits for hits in summed)
 
 
 @needs_bundled

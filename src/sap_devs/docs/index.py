@@ -8,6 +8,7 @@ the section text is stored zlib-compressed beside it, for snippets and for read_
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import hashlib
 import itertools
@@ -22,15 +23,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeAlias
 
-from sap_devs.docs import bm25_top, flavours, hints, questions, twins
-from sap_devs.docs.bm25_top import any_of as _any_of
+from sap_devs.docs import flavours, hints, postings, questions, twins
+from sap_devs.docs.postings import any_of as _any_of
 from sap_devs.docs.sources import REPO_ALIASES, SOURCES, DocSource
 from sap_devs.search.analysis import STOP_WORDS, _term, analyze
 
 if TYPE_CHECKING:  # the reader (ingest, with tarfile) is for building; a search never loads it
     from sap_devs.docs.ingest import Page
 
-FORMAT = 6  # 4: pages carry their flavours; meta records the digest of what made the terms; 5: twins; 6: asked
+FORMAT = 7  # 4: pages carry their flavours; meta records the digest of what made the terms; 5: twins; 6: asked;
+# 7: postings
 # title, heading path, body, the questions the page answers; every section row holds its page's title, and the
 # title counts again in TITLE_BOOST and PAGE_COVERAGE: at 6 a title's words outweighed what sections say
 WEIGHTS = (4.0, 3.0, 1.0, 3.0)
@@ -49,6 +51,7 @@ SUPERSEDED_WEIGHT = 0.5
 FLAVOUR_WEIGHT = 0.5  # a page of another flavour than the question asks for (V2 for a V4 question)
 NAMED_WEIGHT = 3.0  # an API reference page of a symbol the question names ("sap.m.Input", "MultiComboBox")
 ASKED_BOOST = 0.3  # the candidate page whose written question matches the question best of theirs: x1.3
+ASKED_WEIGHTS = (1.0,)  # the written questions' one column, as their bm25 weighs it
 ASKED_SHIFT = 10  # a written question's row id is its page's id shifted by this, plus its number on the page
 ADJACENT_SHARE = 0.5  # a neighbouring section scoring this share of the best one is part of the answer
 STRONG, PARTIAL = 0.75, 0.4  # shares of the question a hit's passage and title hold, for its strength
@@ -76,9 +79,7 @@ SNIPPET_CHARS = 300
 _TYPO_MIN, _TYPO_MAX = 4, 40
 _SPLIT_MIN = 6
 DF_CACHE = 50_000  # terms whose section counts a process remembers
-BITMAP_DF = 1000  # a term in this many sections has its sections kept as a bitmap for the coverage checks
 PAGE_CACHE_KB = 32 * 1024  # SQLite's page cache for the index, at most
-BITMAPS = 400  # how many such bitmaps a process keeps (about 6 KB each at 47,000 sections)
 SPLIT_SHARE = 0.0015  # a part must be in this share of all sections to split a rare word into it
 
 SCHEMA = (
@@ -100,6 +101,7 @@ CREATE VIRTUAL TABLE asked USING fts5(terms, content='', tokenize="unicode61 tok
 CREATE TABLE redirects(source TEXT NOT NULL, old TEXT NOT NULL, new TEXT NOT NULL);
 """
     + twins.TABLE
+    + postings.TABLES
 )
 
 
@@ -132,6 +134,7 @@ def terms_digest() -> str:
     from sap_devs.search import analysis
 
     h = hashlib.sha256(str(FORMAT).encode())
+    h.update(postings.weights_text(WEIGHTS).encode())  # the stored term counts are weighted by them
     for path in [Path(analysis.__file__), *sorted(questions.QUESTIONS_DIR.glob("*.tsv"))]:
         h.update(path.name.encode() + b"\0" + path.read_bytes())
     return h.hexdigest()
@@ -151,8 +154,10 @@ def build(path: Path, sources: Iterable[SourceRows]) -> dict[str, int]:
     try:
         con.executescript("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;" + SCHEMA)
         con.executemany("INSERT INTO meta VALUES (?, ?)", _meta())
+        arrays = _Arrays()
         for rows in sources:
-            _insert(con, rows, counts)
+            _insert(con, rows, counts, arrays)
+        arrays.write(con)
         twins.link(con)
         con.execute("INSERT INTO fts(fts) VALUES ('optimize')")
         con.execute("INSERT INTO asked(asked) VALUES ('optimize')")
@@ -170,7 +175,13 @@ def build(path: Path, sources: Iterable[SourceRows]) -> dict[str, int]:
 def _meta() -> list[tuple[str, str]]:
     from sap_devs import package_version
 
-    return [("format", str(FORMAT)), ("built_at", _now()), ("sap_devs", package_version()), ("terms", terms_digest())]
+    return [
+        ("format", str(FORMAT)),
+        ("built_at", _now()),
+        ("sap_devs", package_version()),
+        ("terms", terms_digest()),
+        (postings.META_KEY, postings.weights_text(WEIGHTS)),
+    ]
 
 
 def updatable(path: Path) -> bool:
@@ -203,14 +214,16 @@ def update(
         con.executescript("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;")
         kept = set(keep)
         gone = [repo for (repo,) in con.execute("SELECT repo FROM sources").fetchall() if repo not in kept]
+        arrays = _Arrays()
         for repo in gone:
-            _remove(con, repo)
+            _remove(con, repo, arrays)
         changed = list(gone)
         for rows in replaced:
             prepare()
-            _remove(con, rows[0].repo)
-            _insert(con, rows, counts)
+            _remove(con, rows[0].repo, arrays)
+            _insert(con, rows, counts, arrays)
             changed.append(rows[0].repo)
+        arrays.write(con)
         # a changed page can gain or lose its twin in a source that did not change, a dropped source's
         # pages leave their groups
         twins.link(con, changed)
@@ -231,7 +244,19 @@ def update(
     return counts
 
 
-def _insert(con: sqlite3.Connection, rows: SourceRows, counts: dict[str, int]) -> None:
+class _Arrays:
+    """The rows an index write adds and takes out, in both FTS tables, for their stored term arrays."""
+
+    def __init__(self) -> None:
+        self.added, self.removed = postings.Collector(WEIGHTS), postings.Collector(WEIGHTS)
+        self.asked_added, self.asked_removed = postings.Collector(ASKED_WEIGHTS), postings.Collector(ASKED_WEIGHTS)
+
+    def write(self, con: sqlite3.Connection) -> None:
+        postings.write(con, "fts", self.added, self.removed)
+        postings.write(con, "asked", self.asked_added, self.asked_removed)
+
+
+def _insert(con: sqlite3.Connection, rows: SourceRows, counts: dict[str, int], arrays: _Arrays) -> None:
     source, commit, pages, origin, fetched_at, redirects = rows
     con.execute(
         "INSERT INTO sources VALUES (?,?,?,?,?,?,?)",
@@ -252,23 +277,22 @@ def _insert(con: sqlite3.Connection, rows: SourceRows, counts: dict[str, int]) -
         )
         page_id = cur.lastrowid
         headings = [" > ".join(s.heading) for s in page.sections]
-        con.executemany(
-            "INSERT INTO asked(rowid, terms) VALUES (?, ?)", _asked_rows(asked, page_id, page.path, headings)
-        )
+        questions_of = _asked_rows(asked, page_id, page.path, headings)
+        con.executemany("INSERT INTO asked(rowid, terms) VALUES (?, ?)", questions_of)
+        for rowid, terms in questions_of:
+            arrays.asked_added.add(rowid, (terms,))
         for ord_, section in enumerate(page.sections):
             cur = con.execute(
                 "INSERT INTO sections(page, ord, heading, anchor, body) VALUES (?,?,?,?,?)",
                 (page_id, ord_, headings[ord_], section.anchor, zlib.compress(section.text.encode("utf-8"), 6)),
             )
-            con.execute(
-                "INSERT INTO fts(rowid, title, heading, body, asks) VALUES (?,?,?,?,?)",
-                (
-                    cur.lastrowid,
-                    *_fts_row(
-                        asked, page.path, searched_title(page.source, page.title), ord_, section.heading, section.text
-                    ),
-                ),
+            columns = _fts_row(
+                asked, page.path, searched_title(page.source, page.title), ord_, section.heading, section.text
             )
+            con.execute(
+                "INSERT INTO fts(rowid, title, heading, body, asks) VALUES (?,?,?,?,?)", (cur.lastrowid, *columns)
+            )
+            arrays.added.add(cur.lastrowid, columns)
             counts["sections"] += 1
         counts["pages"] += 1
 
@@ -306,8 +330,9 @@ def searched_title(source: str, title: str) -> str:
     return re.split(r"[./]", found.group())[-1] + title[found.end() :]
 
 
-def _remove(con: sqlite3.Connection, repo: str) -> None:
-    """Take one source's pages out of the index, its FTS rows given back the terms they were indexed with."""
+def _remove(con: sqlite3.Connection, repo: str, arrays: _Arrays) -> None:
+    """Take one source's pages out of the index, its FTS rows given back the terms they were indexed with
+    (and collected in ``arrays``, for the stored term arrays to forget)."""
     asked = questions.for_source(repo)
     rows = con.execute(
         "SELECT s.id, s.page, s.ord, s.heading, s.body, p.path, p.title FROM sections s JOIN pages p ON p.id = s.page "
@@ -318,15 +343,16 @@ def _remove(con: sqlite3.Connection, repo: str) -> None:
     for sid, page_id, ord_, heading, body, path, title in rows.fetchall():
         headings.setdefault(page_id, []).append(heading)
         text = zlib.decompress(body).decode("utf-8")
+        columns = _fts_row(asked, path, searched_title(repo, title), ord_, heading.split(" > "), text)
         con.execute(
-            "INSERT INTO fts(fts, rowid, title, heading, body, asks) VALUES ('delete', ?, ?, ?, ?, ?)",
-            (sid, *_fts_row(asked, path, searched_title(repo, title), ord_, heading.split(" > "), text)),
+            "INSERT INTO fts(fts, rowid, title, heading, body, asks) VALUES ('delete', ?, ?, ?, ?, ?)", (sid, *columns)
         )
+        arrays.removed.add(sid, columns)
     for page_id, path in con.execute("SELECT id, path FROM pages WHERE source = ?", (repo,)).fetchall():
-        con.executemany(
-            "INSERT INTO asked(asked, rowid, terms) VALUES ('delete', ?, ?)",
-            _asked_rows(asked, page_id, path, headings.get(page_id, [])),
-        )
+        questions_of = _asked_rows(asked, page_id, path, headings.get(page_id, []))
+        con.executemany("INSERT INTO asked(asked, rowid, terms) VALUES ('delete', ?, ?)", questions_of)
+        for rowid, terms in questions_of:
+            arrays.asked_removed.add(rowid, (terms,))
     con.execute("DELETE FROM sections WHERE page IN (SELECT id FROM pages WHERE source = ?)", (repo,))
     con.execute("DELETE FROM pages WHERE source = ?", (repo,))
     con.execute("DELETE FROM redirects WHERE source = ?", (repo,))
@@ -401,13 +427,12 @@ class DocsIndex:
         self._vocab: dict[str, list[tuple[str, int]]] = {}
         self._df: dict[str, int | None] = {}  # sections holding each term looked up so far
         self._sections = self._con.execute("SELECT count(*) FROM sections").fetchone()[0]
-        self._last_row = self._con.execute("SELECT coalesce(max(id), 0) FROM sections").fetchone()[0]
-        self._bitmaps: dict[str, bytearray] = {}  # term -> its sections, least recently used first
         self._split_floor = max(2, int(self._sections * SPLIT_SHARE))
         self._titles: dict[int, frozenset[str]] = {}  # analysed page titles, filled as pages are ranked
         self._short_names: dict[str, set[int]] | None = None  # API symbol short name -> its live pages
         self._twin_of: dict[int, int] | None = None  # page -> first page of its twins, read at the first search
-        self._fts_rows = bm25_top.table_rows(self._con)  # the row count bm25 uses
+        # made at the first search (numpy loads then): the sections' and the written questions' scorers
+        self._scorers: tuple[postings.Scorer, postings.Scorer] | bool | None = False
         self._product_ranges: dict[str, list[tuple[int, int]] | None] | None = None  # read at the first filter
 
     def close(self) -> None:
@@ -475,7 +500,7 @@ class DocsIndex:
         terms = list(dict.fromkeys(analysed))[:32]
         if not terms:
             return [], 0
-        with self._lock:
+        with self._lock, self._memo():
             df = self._frequencies(terms)
             groups: list[list[str]] = []
             for term in terms:
@@ -512,44 +537,60 @@ class DocsIndex:
     def _candidates(self, groups: list[list[str]], df: dict[str, int], product: str | None) -> list[tuple]:
         """Sections by bm25 over the query's distinctive terms: a term in more than COMMON_SHARE of all
         sections adds little to the ranking and a lot to the work, so it only counts in the coverage. The best
-        CANDIDATES are the plain FTS5 query's, found scoring fewer rows (bm25_top)."""
+        CANDIDATES are the plain FTS5 query's, summed over the stored term arrays (postings)."""
         common = self._sections * COMMON_SHARE
         rare = [g for g in groups if min(df.get(t, 0) for t in g) <= common]
         used = rare if len(rare) >= 2 or (rare and len(groups) <= 2) else groups
         phrases = [t for group in used for t in group]
-        meta = (
-            "SELECT s.id, s.page, s.heading, s.anchor, p.source, p.path, p.title, p.url, p.product, s.ord, p.flavour "
-            "FROM sections s JOIN pages p ON p.id = s.page WHERE s.id IN ({})"
-        )
         ranges = self._ranges_of(product) if product else None
-        if ranges is not None:  # FTS5 seeks to the product's rows, and scores only those
-            if not ranges:
-                return []
-            within = " OR ".join(["rowid BETWEEN ? AND ?"] * len(ranges))
-            sql = (
-                "SELECT rowid, bm25(fts, ?, ?, ?, ?) AS score FROM fts WHERE fts MATCH ? AND rowid BETWEEN ? AND ? "
-                f"AND ({within}) ORDER BY score LIMIT ?"
-            )
-            args: list[object] = [ranges[0][0], ranges[-1][1], *(i for r in ranges for i in r), CANDIDATES]
+        scorers = self._scorers_or_none()
+        if ranges is not None and not ranges:
+            return []
+        if scorers is not None and (ranges is not None or not product):
+            # a phrase of several words has no array: FTS5 scores it alone, over the rows holding it
+            alone = {p: self._bm25_alone(p) for p in dict.fromkeys(phrases) if not postings.TOKEN.fullmatch(p)}
+            ranked = scorers[0].best(phrases, CANDIDATES, alone, ranges)
         elif product:  # the filter needs the page of every match: join before ranking
             sql = (
                 "SELECT fts.rowid, bm25(fts, ?, ?, ?, ?) AS score FROM fts JOIN sections s ON s.id = fts.rowid "
                 "JOIN pages p ON p.id = s.page WHERE fts MATCH ? AND p.product = ? ORDER BY score LIMIT ?"
             )
-            args = [product, CANDIDATES]
-        else:  # rank the matches alone, then look up the few kept: joining every match first costs more
+            ranked = self._con.execute(sql, [*WEIGHTS, _any_of(phrases), product, CANDIDATES]).fetchall()
+        else:  # an index whose stored counts are weighted otherwise: FTS5 scores every row
             sql = "SELECT rowid, bm25(fts, ?, ?, ?, ?) AS score FROM fts WHERE fts MATCH ? ORDER BY score LIMIT ?"
-            args = [CANDIDATES]
-
-        def rank(match: str) -> list[tuple[int, float]]:
-            return self._con.execute(sql, [*WEIGHTS, match, *args]).fetchall()
-
-        # a product's few rows cost less to score than the split's second query costs to find (benchmarks)
-        ranked = bm25_top.best(rank, phrases, df, None if product else self._fts_rows, CANDIDATES)
+            ranked = self._con.execute(sql, [*WEIGHTS, _any_of(phrases), CANDIDATES]).fetchall()
         if not ranked:
             return []
+        meta = (
+            "SELECT s.id, s.page, s.heading, s.anchor, p.source, p.path, p.title, p.url, p.product, s.ord, p.flavour "
+            "FROM sections s JOIN pages p ON p.id = s.page WHERE s.id IN ({})"
+        )
         info = {r[0]: r for r in self._con.execute(meta.format(",".join("?" * len(ranked))), [r[0] for r in ranked])}
         return [(*info[sid][:4], score, *info[sid][4:]) for sid, score in ranked if sid in info]
+
+    def _scorers_or_none(self) -> tuple[postings.Scorer, postings.Scorer] | None:
+        """The stored arrays' scorers (sections, written questions), or None for an index whose counts were
+        weighted with other weights."""
+        if self._scorers is False:
+            row = self._con.execute("SELECT value FROM meta WHERE key = ?", (postings.META_KEY,)).fetchone()
+            usable = row is not None and row[0] == postings.weights_text(WEIGHTS)
+            self._scorers = (postings.Scorer(self._con), postings.Scorer(self._con, "asked")) if usable else None
+        return self._scorers if isinstance(self._scorers, tuple) else None
+
+    @contextlib.contextmanager
+    def _memo(self) -> Iterator[None]:
+        """Within one search, each term's stored arrays are read once (for bm25 and the coverage checks)."""
+        scorers = self._scorers_or_none()
+        if scorers is None:
+            yield
+            return
+        with scorers[0].memo(), scorers[1].memo():
+            yield
+
+    def _bm25_alone(self, phrase: str) -> postings.Ranked:
+        """FTS5's bm25 of each row holding ``phrase``, for the phrase alone (its share of any query's)."""
+        sql = "SELECT rowid, bm25(fts, ?, ?, ?, ?) FROM fts WHERE fts MATCH ?"
+        return self._con.execute(sql, [*WEIGHTS, _any_of([phrase])]).fetchall()
 
     def _ranges_of(self, product: str) -> list[tuple[int, int]] | None:
         """The row ids of the sections of ``product``'s pages as a few ranges of consecutive ids, or None when
@@ -753,15 +794,24 @@ class DocsIndex:
         terms = list(dict.fromkeys(t for group in groups for t in group))
         if not ASKED_BOOST or not terms or not pages:
             return {}
+        scorers = self._scorers_or_none()
+        if scorers is not None and all(postings.TOKEN.fullmatch(t) for t in terms):
+            found = scorers[1].best_of_groups(terms, pages, ASKED_SHIFT)
+        else:  # a phrase of several words (a split word): FTS5 scores the candidates' questions itself
+            found = self._asked_by_fts5(terms, pages)
+        best = max(found.values(), default=0.0)
+        return {page: value / best for page, value in found.items()} if best > 0 else {}
+
+    def _asked_by_fts5(self, terms: list[str], pages: set[int]) -> dict[int, float]:
+        """The best bm25 of each candidate page's written questions, by FTS5 itself."""
         marks = ",".join("?" * len(pages))
         # FTS5 reads the matching rows' ids (cheap); SQLite keeps those of the candidates and bm25 scores only them
         sql = f"SELECT rowid, bm25(asked) FROM asked WHERE asked MATCH ? AND (rowid >> {ASKED_SHIFT}) IN ({marks})"
         found: dict[int, float] = {}
-        for rowid, score in self._con.execute(sql, (bm25_top.any_of(terms), *pages)):
+        for rowid, score in self._con.execute(sql, (_any_of(terms), *pages)):
             page = rowid >> ASKED_SHIFT
             found[page] = max(found.get(page, 0.0), -score)
-        best = max(found.values(), default=0.0)
-        return {page: value / best for page, value in found.items()} if best > 0 else {}
+        return found
 
     def _phrased(self, ids: list[int], groups: list[list[str]]) -> dict[int, float]:
         """The share of the question's neighbouring word pairs ("service binding", "content package") each of
@@ -771,9 +821,15 @@ class DocsIndex:
         pairs = list(dict.fromkeys(f"{a} {b}" for a, b in itertools.pairwise(words) if a != b))[:PAIRS_MAX]
         if not ids or not pairs or not PHRASE_BOOST:
             return {}
+        scorers = self._scorers_or_none()
         found: dict[int, float] = {}
         for pair in pairs:
-            for rowid in self._matching(_any_of([pair]), ids):
+            rows = ids
+            if scorers:  # only a section holding both words can hold them side by side: FTS5 checks those
+                first, second = (scorers[0].holding(word, ids) for word in pair.split(" "))
+                if first is not None and second is not None:
+                    rows = [ids[at] for at in sorted(set(first).intersection(second))]
+            for rowid in self._matching(_any_of([pair]), rows) if rows else ():
                 found[rowid] = found.get(rowid, 0.0) + 1 / len(pairs)
         return found
 
@@ -818,37 +874,20 @@ class DocsIndex:
         if not ids or not groups:
             return {}
         found: dict[int, set[int]] = {sid: set() for sid in ids}
+        scorers = self._scorers_or_none()
         for i, group in enumerate(groups):
-            # a frequent term's rows between the first and last id are most of its doclist: its sections are
-            # read once per process into a bitmap instead, the others are asked of the index
-            frequent = [t for t in group if (self._df.get(t) or 0) >= BITMAP_DF]
-            maps = [self._bitmap(t) for t in frequent]
-            rest = ids
-            if maps:
-                rest = []
-                for sid in ids:
-                    if any(m[sid >> 3] >> (sid & 7) & 1 for m in maps):
-                        found[sid].add(i)
-                    else:
-                        rest.append(sid)
-            rare = [t for t in group if t not in frequent]
-            if not rare or not rest:
-                continue
-            for rowid in self._matching(_any_of(rare), rest):
-                found[rowid].add(i)
+            asked = []  # the terms FTS5 is asked about: phrases, or all for an index without usable arrays
+            for term in group:
+                holding = scorers[0].holding(term, ids) if scorers else None
+                if holding is None:
+                    asked.append(term)
+                    continue
+                for at in holding:
+                    found[ids[at]].add(i)
+            if asked:
+                for rowid in self._matching(_any_of(asked), ids):
+                    found[rowid].add(i)
         return found
-
-    def _bitmap(self, term: str) -> bytearray:
-        """The sections holding ``term``, one bit per section row id (kept for the BITMAPS last used)."""
-        bits = self._bitmaps.pop(term, None)
-        if bits is None:
-            bits = bytearray(self._last_row // 8 + 1)
-            for (rowid,) in self._con.execute("SELECT rowid FROM fts WHERE fts MATCH ?", (_any_of([term]),)):
-                bits[rowid >> 3] |= 1 << (rowid & 7)
-            if len(self._bitmaps) >= BITMAPS:
-                del self._bitmaps[next(iter(self._bitmaps))]
-        self._bitmaps[term] = bits  # last used at the end
-        return bits
 
     def _finished(self, hit: Hit, groups: list[list[str]], asked: int, held: dict[int, set[int]]) -> Hit:
         """The hit with its snippet, from the best section, and its strength: the share of the question's
