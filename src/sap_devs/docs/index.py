@@ -52,6 +52,7 @@ FLAVOUR_WEIGHT = 0.5  # a page of another flavour than the question asks for (V2
 NAMED_WEIGHT = 3.0  # an API reference page of a symbol the question names ("sap.m.Input", "MultiComboBox")
 ASKED_BOOST = 0.3  # the candidate page whose written question matches the question best of theirs: x1.3
 ASKED_WEIGHTS = (1.0,)  # the written questions' one column, as their bm25 weighs it
+ASKED_TOP = 100  # the written questions that match best, of which the candidate pages' count
 ASKED_SHIFT = 10  # a written question's row id is its page's id shifted by this, plus its number on the page
 ADJACENT_SHARE = 0.5  # a neighbouring section scoring this share of the best one is part of the answer
 STRONG, PARTIAL = 0.75, 0.4  # shares of the question a hit's passage and title hold, for its strength
@@ -788,29 +789,26 @@ class DocsIndex:
         return self._one_per_page(pages)
 
     def _asked(self, groups: list[list[str]], pages: set[int]) -> dict[int, float]:
-        """The candidate ``pages`` by their written question that matches the question best, as a share of the
-        best among them: one question that says what the developer asks beats its words spread over a page's many
-        questions (in the asks column they are one text, diluted by a long first section)."""
+        """The candidate ``pages`` whose written questions are among the ASKED_TOP that match the question
+        best, by their best one as a share of the best of all: one question that says what the developer asks
+        beats its words spread over a page's many questions (in the asks column they are one text, diluted by
+        a long first section)."""
         terms = list(dict.fromkeys(t for group in groups for t in group))
         if not ASKED_BOOST or not terms or not pages:
             return {}
         scorers = self._scorers_or_none()
         if scorers is not None and all(postings.TOKEN.fullmatch(t) for t in terms):
-            found = scorers[1].best_of_groups(terms, pages, ASKED_SHIFT)
-        else:  # a phrase of several words (a split word): FTS5 scores the candidates' questions itself
-            found = self._asked_by_fts5(terms, pages)
-        best = max(found.values(), default=0.0)
-        return {page: value / best for page, value in found.items()} if best > 0 else {}
-
-    def _asked_by_fts5(self, terms: list[str], pages: set[int]) -> dict[int, float]:
-        """The best bm25 of each candidate page's written questions, by FTS5 itself."""
-        marks = ",".join("?" * len(pages))
-        # FTS5 reads the matching rows' ids (cheap); SQLite keeps those of the candidates and bm25 scores only them
-        sql = f"SELECT rowid, bm25(asked) FROM asked WHERE asked MATCH ? AND (rowid >> {ASKED_SHIFT}) IN ({marks})"
+            top = scorers[1].best(terms, ASKED_TOP)
+        else:  # a phrase of several words (a split word): FTS5 scores the questions itself
+            sql = "SELECT rowid, bm25(asked) AS score FROM asked WHERE asked MATCH ? ORDER BY score LIMIT ?"
+            top = self._con.execute(sql, (_any_of(terms), ASKED_TOP)).fetchall()
+        if not top or top[0][1] >= 0:
+            return {}
         found: dict[int, float] = {}
-        for rowid, score in self._con.execute(sql, (_any_of(terms), *pages)):
+        for rowid, score in top:
             page = rowid >> ASKED_SHIFT
-            found[page] = max(found.get(page, 0.0), -score)
+            if page in pages and page not in found:  # best first: a page's first is its best
+                found[page] = score / top[0][1]
         return found
 
     def _phrased(self, ids: list[int], groups: list[list[str]]) -> dict[int, float]:

@@ -290,39 +290,6 @@ class Scorer:
         order = np.lexsort((held, -values))[:limit]
         return [(int(r), -float(v)) for r, v in zip(held[order], values[order], strict=True)]
 
-    def best_of_groups(self, phrases: Sequence[str], groups: Sequence[int], shift: int) -> dict[int, float]:
-        """For each of ``groups`` (a row's group is its id shifted right by ``shift``: a written question's
-        page), the best bm25 (as a positive number) of its rows holding any of ``phrases``."""
-        np = self._np
-        if not groups:
-            return {}
-        wanted = np.zeros(max(groups) + 1, dtype=bool)
-        wanted[list(groups)] = True
-        arrays = self.arrays(phrases)
-        picked_rows, picked_shares = [], []
-        for phrase in phrases:
-            stored = arrays.get(phrase)
-            if stored is None:
-                continue
-            of = stored[0] >> shift
-            inside = wanted[np.minimum(of, len(wanted) - 1)] & (of < len(wanted))
-            rows = stored[0][inside]
-            picked_rows.append(rows)
-            picked_shares.append(self._share(rows, stored[1][inside], len(stored[0])))
-        if not picked_rows:
-            return {}
-        rows = np.concatenate(picked_rows)
-        if not len(rows):
-            return {}
-        held, where = np.unique(rows, return_inverse=True)
-        # bincount adds in array order: each row's shares in the query's order, as FTS5 adds them
-        score = np.bincount(where, weights=np.concatenate(picked_shares), minlength=len(held))
-        found: dict[int, float] = {}
-        for row, value in zip((held >> shift).tolist(), score.tolist(), strict=True):
-            if value > found.get(row, 0.0):
-                found[row] = value
-        return found
-
     def arrays(self, terms: Iterable[str]) -> dict[str, tuple[np.ndarray, np.ndarray]]:
         """Each term's rows (ascending) and weighted counts, for the terms some row holds; within ``memo``
         each term is read once."""
