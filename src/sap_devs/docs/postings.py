@@ -5,9 +5,10 @@ FTS5 scores every row holding any of a question's terms (a third of all sections
 through its auxiliary-function API, which costs ten times what reading those rows does. Its bm25 is a sum
 over the query's phrases of ``idf * f * (k1 + 1) / (f + k1 * (1 - b + b * D / avgdl))``, with ``f`` the
 phrase's occurrences weighted by column and ``D`` the row's length in tokens (fts5_aux.c). Both are fixed
-when a row is indexed, so they are stored here, one array per term and source: a search reads a few arrays
+when a row is indexed, so they are stored here, one array of rows and one of counts per term (a byte a
+row for most: the steps between ascending row ids, and the counts, are small): a search reads a few arrays
 and sums them with numpy, in the same operations and order as FTS5, so each row gets the very score the
-plain query gives it. A phrase of two words (a split word, "api key") has no array: FTS5 scores it over
+plain query gives it. The written questions' FTS table has its arrays too. A phrase of two words (a split word, "api key") has no array: FTS5 scores it over
 the rows holding it, and its share is added in its place in the sum.
 """
 
