@@ -92,11 +92,12 @@ def write(con: sqlite3.Connection, table: str, added: Collector, removed: Collec
     rewritten."""
     import numpy as np
 
-    gone = np.array(sorted(removed.sizes), dtype=np.int64) if removed else np.empty(0, dtype=np.int64)
     # every row's length in one array (one row of the table): a search reads it at once
     ids, sizes = row_tokens(con, table)
-    if len(gone):
-        keep = ~np.isin(ids, gone)
+    gone = np.zeros(int(ids[-1]) + 1 if len(ids) else 1, dtype=bool)  # by row id: a lookup, not a search
+    gone[[r for r in removed.sizes if r < len(gone)] if removed else []] = True
+    if removed:
+        keep = ~gone[ids]
         ids, sizes = ids[keep], sizes[keep]
     if added.sizes:
         ids = np.concatenate([ids, np.fromiter(added.sizes, dtype=np.int64, count=len(added.sizes))])
@@ -119,8 +120,8 @@ def write(con: sqlite3.Connection, table: str, added: Collector, removed: Collec
         kept, dropped = [], []
         for term in batch:
             rows, counts = stored.get(term, (np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64)))
-            if len(gone) and len(rows):
-                keep = ~np.isin(rows, gone)
+            if removed and len(rows):
+                keep = ~gone[np.minimum(rows, len(gone) - 1)] | (rows >= len(gone))
                 rows, counts = rows[keep], counts[keep]
             new = added.terms.get(term)
             if new is not None:
