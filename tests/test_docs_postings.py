@@ -119,7 +119,7 @@ def assert_arrays_match_fts5(
     stored: dict[str, dict[int, float]] = {}
     for term, n, first, steps, counts in con.execute(f"SELECT term, n, first, steps, counts FROM postings_{table}"):
         rows_of = postings._decoded(np, n, first, steps).tolist()
-        stored[term] = dict(zip(rows_of, postings._values(np, n, counts).tolist(), strict=True))
+        stored[term] = dict(zip(rows_of, postings._unpacked(np, n, counts).tolist(), strict=True))
     assert stored == expected
     sizes = {}
     for rowid, blob in con.execute(f"SELECT id, sz FROM {table}_docsize"):

@@ -820,13 +820,14 @@ class DocsIndex:
         if not ids or not pairs or not PHRASE_BOOST:
             return {}
         scorers = self._scorers_or_none()
+        # only a section holding both words can hold them side by side: FTS5 checks those
+        holding = {w: scorers[0].holding(w, ids) for p in pairs for w in p.split(" ")} if scorers else {}
         found: dict[int, float] = {}
         for pair in pairs:
             rows = ids
-            if scorers:  # only a section holding both words can hold them side by side: FTS5 checks those
-                first, second = (scorers[0].holding(word, ids) for word in pair.split(" "))
-                if first is not None and second is not None:
-                    rows = [ids[at] for at in sorted(set(first).intersection(second))]
+            first, second = (holding.get(word) for word in pair.split(" "))
+            if first is not None and second is not None:
+                rows = [ids[at] for at in sorted(set(first).intersection(second))]
             for rowid in self._matching(_any_of([pair]), rows) if rows else ():
                 found[rowid] = found.get(rowid, 0.0) + 1 / len(pairs)
         return found

@@ -8,8 +8,9 @@ phrase's occurrences weighted by column and ``D`` the row's length in tokens (ft
 when a row is indexed, so they are stored here, one array of rows and one of counts per term (a byte a
 row for most: the steps between ascending row ids, and the counts, are small): a search reads a few arrays
 and sums them with numpy, in the same operations and order as FTS5, so each row gets the very score the
-plain query gives it. The written questions' FTS table has its arrays too. A phrase of two words (a split word, "api key") has no array: FTS5 scores it over
-the rows holding it, and its share is added in its place in the sum.
+plain query gives it. The written questions' FTS table has its arrays too. A phrase of two words (a split
+word, "api key") has no array: FTS5 scores it over the rows holding it, and its share is added in its place
+in the sum.
 """
 
 from __future__ import annotations
@@ -94,9 +95,10 @@ def write(con: sqlite3.Connection, table: str, added: Collector, removed: Collec
 
     # every row's length in one array (one row of the table): a search reads it at once
     ids, sizes = row_tokens(con, table)
-    gone = np.zeros(int(ids[-1]) + 1 if len(ids) else 1, dtype=bool)  # by row id: a lookup, not a search
-    gone[[r for r in removed.sizes if r < len(gone)] if removed else []] = True
-    if removed:
+    taken_out = list(removed.sizes) if removed else []
+    gone = np.zeros(max([int(ids[-1]) if len(ids) else 0, *taken_out]) + 1, dtype=bool)  # by row id: a lookup
+    gone[taken_out] = True
+    if taken_out:
         keep = ~gone[ids]
         ids, sizes = ids[keep], sizes[keep]
     if added.sizes:
@@ -111,7 +113,7 @@ def write(con: sqlite3.Connection, table: str, added: Collector, removed: Collec
     for start in range(0, len(terms), _BATCH):
         batch = terms[start : start + _BATCH]
         stored = {
-            term: (_decoded(np, n, first, steps), _values(np, n, counts))
+            term: (_decoded(np, n, first, steps), _unpacked(np, n, counts))
             for term, n, first, steps, counts in con.execute(
                 f"SELECT term, n, first, steps, counts FROM postings_{table} WHERE term IN ({','.join('?' * len(batch))})",
                 batch,
@@ -120,8 +122,8 @@ def write(con: sqlite3.Connection, table: str, added: Collector, removed: Collec
         kept, dropped = [], []
         for term in batch:
             rows, counts = stored.get(term, (np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64)))
-            if removed and len(rows):
-                keep = ~gone[np.minimum(rows, len(gone) - 1)] | (rows >= len(gone))
+            if taken_out and len(rows):  # a stored row is one of the rows with a length: below len(gone)
+                keep = ~gone[rows]
                 rows, counts = rows[keep], counts[keep]
             new = added.terms.get(term)
             if new is not None:
@@ -145,7 +147,7 @@ def row_tokens(con: sqlite3.Connection, table: str) -> tuple[np.ndarray, np.ndar
     if row is None:
         return np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64)
     n, first, steps, tokens = row
-    return _decoded(np, n, first, steps), _values(np, n, tokens)
+    return _decoded(np, n, first, steps), _unpacked(np, n, tokens)
 
 
 _ESCAPE = 255  # a byte saying "the value is the next of the four-byte ones at the end"
@@ -180,10 +182,6 @@ def _decoded(np: Any, n: int, first: int, steps: bytes) -> np.ndarray:
         np.cumsum(_unpacked(np, n - 1, steps), out=rows[1:])
         rows[1:] += first
     return rows
-
-
-def _values(np: Any, n: int, blob: bytes) -> np.ndarray:
-    return _unpacked(np, n, blob)
 
 
 def averages(con: sqlite3.Connection, table: str = "fts") -> tuple[int, int] | None:
@@ -249,11 +247,9 @@ class Scorer:
     def _rows(self, at: np.ndarray) -> np.ndarray:
         return at if self._ids is None else self._ids[at]
 
-    def _share(self, rows: np.ndarray, counts: np.ndarray, held: int | None = None) -> np.ndarray:
-        """Each of ``rows``' share of the score for a term it holds ``counts`` (weighted) times; ``held``
-        rows hold the term in all (all of ``rows`` unless said)."""
-        # the rows holding the term are the rows FTS5 counts for its idf
-        weight = idf(self.rows, len(rows) if held is None else held)
+    def _share(self, rows: np.ndarray, counts: np.ndarray) -> np.ndarray:
+        """Each of a term's ``rows``' share of the score, for holding it ``counts`` (weighted) times."""
+        weight = idf(self.rows, len(rows))  # the rows holding the term are the rows FTS5 counts for its idf
         return weight * ((counts * (K1 + 1.0)) / (counts + self._norm[self._at(rows)]))
 
     def best(
@@ -299,14 +295,14 @@ class Scorer:
         terms = list(dict.fromkeys(terms))
         memo = self._memo
         wanted = terms if memo is None else [t for t in terms if t not in memo]
-        found: dict[str, tuple[np.ndarray, np.ndarray] | None] = {}
+        found: dict[str, tuple[np.ndarray, np.ndarray]] = {}
         if wanted:
             marks = ",".join("?" * len(wanted))
             sql = f"SELECT term, n, first, steps, counts FROM postings_{self._table} WHERE term IN ({marks})"
             for term, n, first, steps, counts in self._con.execute(sql, wanted):
-                found[term] = (_decoded(np, n, first, steps), _values(np, n, counts).astype(np.float64))
+                found[term] = (_decoded(np, n, first, steps), _unpacked(np, n, counts).astype(np.float64))
         if memo is None:
-            return {t: a for t, a in found.items() if a is not None}
+            return found
         memo.update({t: found.get(t) for t in wanted})
         return {t: a for t in terms if (a := memo[t]) is not None}
 
